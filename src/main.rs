@@ -1,0 +1,98 @@
+//! The `ebony` command line: with no subcommand it speaks a protocol on stdin/stdout; the subcommands
+//! run the engine's tools (perft, bench, solve).
+
+use clap::{Parser, Subcommand, ValueEnum};
+use ebony::board::Position;
+use ebony::perft;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser, Debug)]
+#[command(name = "ebony", version, about = "An Othello engine", long_about = None)]
+struct Cli {
+    /// The protocol spoken on stdin/stdout when no subcommand is given.
+    #[arg(long, value_enum, default_value_t = ProtocolKind::Native)]
+    protocol: ProtocolKind,
+
+    /// Transposition table size in megabytes.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ProtocolKind {
+    /// ebony's own line protocol (protocol.md).
+    Native,
+    /// The NBoard GUI protocol, version 2.
+    Nboard,
+    /// The Go Text Protocol, as Quarry and GoGui speak it for Othello.
+    Gtp,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the move sequences of each length 1..=DEPTH (the standard move generator check).
+    Perft {
+        /// Deepest length to count.
+        #[arg(default_value_t = 10)]
+        depth: u32,
+        /// Start from this board string (64 squares and the side to move) instead of the start position.
+        #[arg(long)]
+        board: Option<String>,
+        /// Also print the count under each legal move at the deepest length.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        None => run_protocol(cli.protocol, cli.hash),
+        Some(Command::Perft { depth, board, divide }) => run_perft(depth, board.as_deref(), divide),
+    }
+}
+
+fn run_protocol(kind: ProtocolKind, hash_mb: usize) -> ExitCode {
+    log::info!("protocol {kind:?}, hash {hash_mb} MB");
+    eprintln!("error: the {kind:?} protocol loop is not built yet");
+    ExitCode::FAILURE
+}
+
+fn run_perft(depth: u32, board: Option<&str>, divide: bool) -> ExitCode {
+    let position = match board.map(Position::parse).transpose() {
+        Ok(position) => position.unwrap_or(Position::START),
+        Err(e) => {
+            eprintln!("error: bad board: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("{position}");
+    println!("{:>5} {:>16} {:>10} {:>14}", "depth", "nodes", "time(s)", "nodes/s");
+    let mut total_nodes = 0u64;
+    let mut total_secs = 0f64;
+    for d in 1..=depth {
+        let start = Instant::now();
+        let nodes = perft::perft(&position.board, d);
+        let secs = start.elapsed().as_secs_f64();
+        total_nodes += nodes;
+        total_secs += secs;
+        println!("{d:>5} {nodes:>16} {secs:>10.3} {:>14.0}", nodes as f64 / secs.max(1e-9));
+    }
+    println!("total {total_nodes:>16} {total_secs:>10.3} {:>14.0}", total_nodes as f64 / total_secs.max(1e-9));
+    if divide && depth > 0 {
+        for (mv, nodes) in perft::divide(&position.board, depth) {
+            match mv {
+                Some(sq) => println!("{sq} {nodes}"),
+                None => println!("pass {nodes}"),
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,140 @@
+//! Move generation and flips on two bitboards (`p` the side to move, `o` its opponent), branch-free.
+//!
+//! `moves` is a Kogge-Stone fill in the eight directions. `flips` looks along the eight rays of the
+//! played square with precomputed ray masks: towards higher bits an add carries through the run of
+//! opponent discs and lands on the outflanking square; towards lower bits the highest non-opponent
+//! square is found with a leading-zero count.
+
+/// Every square but the a and h files: a horizontal or diagonal shift must not wrap across them.
+const NOT_EDGE_FILES: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+/// Squares reached from a `p` disc over a run of 1..6 `o` discs along one direction, as a shift of
+/// `SHIFT` (positive: towards higher bits). `o` is already masked so the shift cannot wrap.
+#[inline(always)]
+fn fill_moves<const SHIFT: i32>(p: u64, o: u64) -> u64 {
+    #[inline(always)]
+    fn sh<const S: i32>(x: u64, n: i32) -> u64 {
+        if S > 0 {
+            x << (S * n)
+        } else {
+            x >> (-S * n)
+        }
+    }
+    let mut f = o & sh::<SHIFT>(p, 1);
+    f |= o & sh::<SHIFT>(f, 1);
+    let pre = o & sh::<SHIFT>(o, 1);
+    f |= pre & sh::<SHIFT>(f, 2);
+    f |= pre & sh::<SHIFT>(f, 2);
+    sh::<SHIFT>(f, 1)
+}
+
+/// The legal moves of `p` against `o` (the empty squares that flip at least one disc).
+#[inline(always)]
+pub fn moves(p: u64, o: u64) -> u64 {
+    let oh = o & NOT_EDGE_FILES;
+    let m = fill_moves::<1>(p, oh)
+        | fill_moves::<-1>(p, oh)
+        | fill_moves::<8>(p, o)
+        | fill_moves::<-8>(p, o)
+        | fill_moves::<7>(p, oh)
+        | fill_moves::<-7>(p, oh)
+        | fill_moves::<9>(p, oh)
+        | fill_moves::<-9>(p, oh);
+    m & !(p | o)
+}
+
+/// Ray masks of each square: `[0..4]` run towards higher bits (+1, +7, +8, +9),
+/// `[4..8]` towards lower bits (-1, -7, -8, -9). The square itself is excluded.
+static RAYS: [[u64; 8]; 64] = build_rays();
+
+const fn build_rays() -> [[u64; 8]; 64] {
+    // (file step, rank step) for the eight directions, in the order of the table.
+    const DIRS: [(i32, i32); 8] = [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)];
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = DIRS[d];
+            let mut f = (sq % 8) as i32 + df;
+            let mut r = (sq / 8) as i32 + dr;
+            let mut mask = 0u64;
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                mask |= 1u64 << (r * 8 + f);
+                f += df;
+                r += dr;
+            }
+            rays[sq][d] = mask;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+}
+
+/// Discs flipped along a ray towards higher bits.
+#[inline(always)]
+fn flips_up(p: u64, o: u64, sq_bit: u64, ray: u64) -> u64 {
+    // Squares off the ray are set, so the carry from just above the square runs through them and
+    // through the opponent run, stopping on the first ray square that is not the opponent's.
+    let outflank = (o | !ray).wrapping_add(sq_bit << 1) & ray & p;
+    outflank.wrapping_sub((outflank != 0) as u64) & ray
+}
+
+/// Discs flipped along a ray towards lower bits.
+#[inline(always)]
+fn flips_down(p: u64, o: u64, ray: u64) -> u64 {
+    let not_o = (!o & ray) | 1;
+    let outflank = (0x8000_0000_0000_0000u64 >> not_o.leading_zeros()) & ray & p;
+    outflank.wrapping_neg().wrapping_shl(1) & ray
+}
+
+/// The discs of `o` that `p` flips by playing on the empty square `sq` (0 if the move is illegal).
+#[inline(always)]
+pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
+    let r = &RAYS[sq];
+    let bit = 1u64 << sq;
+    flips_up(p, o, bit, r[0])
+        | flips_up(p, o, bit, r[1])
+        | flips_up(p, o, bit, r[2])
+        | flips_up(p, o, bit, r[3])
+        | flips_down(p, o, r[4])
+        | flips_down(p, o, r[5])
+        | flips_down(p, o, r[6])
+        | flips_down(p, o, r[7])
+}
+
+/// Slow, obviously correct move rules: walk each direction square by square.
+/// The fast functions above are tested against these.
+pub mod reference {
+    const DIRS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+    pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
+        if (p | o) >> sq & 1 != 0 {
+            return 0;
+        }
+        let mut all = 0;
+        for (df, dr) in DIRS {
+            let (mut f, mut r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
+            let mut run = 0u64;
+            while (0..8).contains(&f) && (0..8).contains(&r) {
+                let bit = 1u64 << (r * 8 + f);
+                if o & bit != 0 {
+                    run |= bit;
+                } else {
+                    if p & bit != 0 {
+                        all |= run;
+                    }
+                    break;
+                }
+                f += df;
+                r += dr;
+            }
+        }
+        all
+    }
+
+    pub fn moves(p: u64, o: u64) -> u64 {
+        (0..64).filter(|&sq| flips(p, o, sq) != 0).fold(0, |m, sq| m | 1 << sq)
+    }
+}

@@ -1,0 +1,154 @@
+//! Line I/O shared by every front end: a reader thread turning stdin into a channel of lines (so a
+//! running search can poll for `stop`), and one writer that flushes each protocol line.
+
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+
+/// Longest line kept, in bytes; the rest of a longer line is read and dropped.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// What the reader thread delivers.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Input {
+    /// One line without its `\n` or `\r\n`; bytes that are not UTF-8 become U+FFFD.
+    Line(String),
+    /// A line longer than [`MAX_LINE`] bytes (its length), dropped whole.
+    TooLong(usize),
+    /// End of input (or a read error, logged).
+    Eof,
+}
+
+/// Reads `reader` line by line on its own thread until end of input, which it sends as `Input::Eof`.
+pub fn spawn_reader<R: BufRead + Send + 'static>(mut reader: R) -> Receiver<Input> {
+    let (tx, rx) = mpsc::channel();
+    thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || loop {
+            let input = read_line(&mut reader);
+            let eof = input == Input::Eof;
+            if tx.send(input).is_err() || eof {
+                break;
+            }
+        })
+        .expect("spawning the stdin reader thread");
+    rx
+}
+
+/// Reads the standard input on its own thread.
+pub fn spawn_stdin_reader() -> Receiver<Input> {
+    spawn_reader(io::BufReader::new(io::stdin()))
+}
+
+/// Reads one line, keeping at most [`MAX_LINE`] bytes of it in memory.
+pub fn read_line<R: BufRead>(reader: &mut R) -> Input {
+    let mut line = Vec::new();
+    let mut length = 0usize;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                log::warn!("reading input: {e}");
+                return Input::Eof;
+            }
+        };
+        if buf.is_empty() {
+            if length == 0 {
+                return Input::Eof;
+            }
+            break;
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], i + 1),
+            None => (buf, buf.len()),
+        };
+        let newline = done > chunk.len();
+        length += chunk.len();
+        if length <= MAX_LINE {
+            line.extend_from_slice(chunk);
+        }
+        reader.consume(done);
+        if newline {
+            length += 1;
+            break;
+        }
+    }
+    if line.len() < length.saturating_sub(1) && length > MAX_LINE {
+        return Input::TooLong(length);
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Input::Line(String::from_utf8_lossy(&line).into_owned())
+}
+
+/// The one writer of protocol lines: each line is written whole and flushed at once, so a GUI or
+/// referee reading the pipe never waits on a buffer.
+pub struct Output<W: Write> {
+    out: W,
+}
+
+impl Output<io::Stdout> {
+    pub fn stdout() -> Output<io::Stdout> {
+        Output { out: io::stdout() }
+    }
+}
+
+impl<W: Write> Output<W> {
+    pub fn new(out: W) -> Output<W> {
+        Output { out }
+    }
+
+    /// Writes one line and flushes. A closed pipe is logged, not fatal: the engine then reads EOF.
+    pub fn line(&mut self, line: impl std::fmt::Display) {
+        log::debug!("> {line}");
+        if let Err(e) = writeln!(self.out, "{line}").and_then(|()| self.out.flush()) {
+            log::warn!("writing output: {e}");
+        }
+    }
+
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(bytes: &[u8]) -> Vec<Input> {
+        let mut reader = io::Cursor::new(bytes.to_vec());
+        let mut out = Vec::new();
+        loop {
+            let input = read_line(&mut reader);
+            let eof = input == Input::Eof;
+            out.push(input);
+            if eof {
+                return out;
+            }
+        }
+    }
+
+    #[test]
+    fn splits_lines_and_strips_crlf() {
+        let got = read_all(b"go\r\n\nmove f5\nlast");
+        let want = ["go", "", "move f5", "last"].map(|s| Input::Line(s.to_string()));
+        assert_eq!(&got[..4], &want);
+        assert_eq!(got[4], Input::Eof);
+    }
+
+    #[test]
+    fn long_lines_are_dropped_whole_and_reading_goes_on() {
+        let mut bytes = vec![b'x'; MAX_LINE * 3];
+        bytes.extend_from_slice(b"\nping 1\n");
+        let got = read_all(&bytes);
+        assert_eq!(got, vec![Input::TooLong(MAX_LINE * 3 + 1), Input::Line("ping 1".into()), Input::Eof]);
+    }
+
+    #[test]
+    fn binary_bytes_become_replacement_characters() {
+        let got = read_all(b"\xff\xfe\n");
+        assert_eq!(got[0], Input::Line("\u{fffd}\u{fffd}".into()));
+    }
+}

@@ -1,0 +1,3 @@
+//! Protocol front ends: thin adapters from text lines to the game layer and the searcher.
+
+pub mod io;
