@@ -126,7 +126,7 @@ impl<W: Write> Engine<W> {
     fn undo(&mut self, count: u32) {
         let played = self.game.moves().len();
         if played < count as usize {
-            return self.out.line(format_args!("error undo: {played} moves played, cannot undo {count}"));
+            return self.out.line(format_args!("error undo: cannot undo {count}, moves played: {played}"));
         }
         for _ in 0..count {
             self.game.undo();
@@ -343,7 +343,7 @@ mod tests {
             [
                 "moves f5 d6",
                 "moves f5",
-                "error undo: 1 moves played, cannot undo 2",
+                "error undo: cannot undo 2, moves played: 1",
                 "error move: move 1 of 3 (c3) is illegal: c3 flips no disc; no move played",
                 "moves f5",
             ]
