@@ -3,6 +3,10 @@
 //! search's observer answers `stop`, `isready`, `ping` and `quit` from the same channel and queues
 //! every other line until the search is over, so replies always come in the order of the input.
 
+// Input decides what runs here: a panic would kill the engine under a GUI or referee, so the
+// ways to panic are refused outright (tests excepted).
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
 use crate::board::{Color, Move, Position};
 use crate::eval;
 use crate::game::Game;
@@ -114,12 +118,14 @@ impl<W: Write> Engine<W> {
         match self.game.play_all(moves) {
             Ok(()) => {}
             Err((_, e)) if moves.len() == 1 => self.out.line(format_args!("error move: {e}")),
-            Err((i, e)) => self.out.line(format_args!(
-                "error move: move {} of {} ({}) is illegal: {e}; no move played",
-                i + 1,
-                moves.len(),
-                MoveName(moves[i])
-            )),
+            Err((i, e)) => {
+                let failed = moves.get(i).map_or_else(String::new, |&mv| MoveName(mv).to_string());
+                self.out.line(format_args!(
+                    "error move: move {} of {} ({failed}) is illegal: {e}; no move played",
+                    i + 1,
+                    moves.len()
+                ))
+            }
         }
     }
 
@@ -314,6 +320,7 @@ impl fmt::Display for Outcome {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

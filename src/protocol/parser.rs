@@ -2,6 +2,10 @@
 //! defined) and the nom parsers that turn one input line into a [`Command`] or a [`ParseError`].
 //! Pure functions: no I/O, no state.
 
+// Input decides what runs here: a panic would kill the engine under a GUI or referee, so the
+// ways to panic are refused outright (tests excepted).
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
 use crate::board::{Move, Position};
 use crate::search::Limits;
 use crate::square::Square;
@@ -411,6 +415,7 @@ fn go(i: &str) -> PResult<'_, Command> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 
