@@ -375,6 +375,62 @@ mod tests {
         assert_eq!(out[12], format!("board {}", Position::START));
     }
 
+    /// Random sessions: the loop never panics, and every line it prints is one of the protocol's.
+    #[test]
+    fn random_sessions_print_only_protocol_lines() {
+        let lines = [
+            "new",
+            "setboard start",
+            "move f5",
+            "move d6",
+            "move c3",
+            "move pass",
+            "move f5d6c3",
+            "move a1",
+            "undo",
+            "undo 2",
+            "moves",
+            "go depth 1",
+            "go nodes 50",
+            "go depth x",
+            "show",
+            "eval",
+            "isready",
+            "ping 1",
+            "stop",
+            "set hash 1",
+            "bogus",
+            "\u{0}\u{fffd}",
+            "",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut input = String::new();
+        for _ in 0..3000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            input.push_str(lines[(seed % lines.len() as u64) as usize]);
+            input.push('\n');
+        }
+        let board_row = |l: &str| l.starts_with(|c: char| c.is_ascii_digit() || c == ' ');
+        let known = [
+            "info ",
+            "bestmove ",
+            "error ",
+            "readyok",
+            "pong ",
+            "moves",
+            "eval ",
+            "black X ",
+            "legal ",
+            "game over ",
+            "board ",
+        ];
+        for line in session(&input) {
+            assert!(known.iter().any(|k| line.starts_with(k)) || board_row(&line), "{line:?}");
+        }
+    }
+
     #[test]
     fn finished_game_refuses_go() {
         let full_black = format!("setboard {} O\ngo depth 1\nshow\n", "X".repeat(64));

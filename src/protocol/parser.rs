@@ -568,6 +568,71 @@ mod tests {
         assert_eq!(err("\0"), "unknown command '\\0' (try help)");
     }
 
+    /// Random lines built from the grammar's own words, numbers, squares and junk characters: the
+    /// parser never panics, and every error renders as one line.
+    #[test]
+    fn random_lines_never_panic_and_errors_are_one_line() {
+        let words = [
+            "go",
+            "depth",
+            "time",
+            "nodes",
+            "infinite",
+            "clock",
+            "inc",
+            "movestogo",
+            "move",
+            "pass",
+            "setboard",
+            "start",
+            "set",
+            "hash",
+            "ping",
+            "undo",
+            "f5",
+            "f5d6",
+            "z9",
+            "0",
+            "1",
+            "60",
+            "61",
+            "-1",
+            "+2",
+            "99999999999999999999999",
+            "\u{0}",
+            "\u{1b}",
+            "\u{fffd}",
+            "\u{2028}",
+            "\r",
+            "\t",
+            "é",
+            "x",
+            "---------------------------OX------XO--------------------------- X",
+            "XO",
+            "",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..20_000 {
+            let count = next(6);
+            let mut line = String::new();
+            for _ in 0..count {
+                let word = words[next(words.len())];
+                line.push_str(word);
+                line.push_str([" ", "", "  ", "\t"][next(4)]);
+            }
+            if let Err(e) = parse_line(&line) {
+                let text = e.to_string();
+                assert!(!text.contains(['\n', '\r', '\u{2028}']), "{line:?} gave {text:?}");
+            }
+        }
+    }
+
     #[test]
     fn every_table_command_parses_and_names_itself() {
         let samples = [
