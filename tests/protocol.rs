@@ -335,7 +335,7 @@ fn quit_during_a_search_prints_bestmove_and_exits_at_once() {
     engine.send("quit");
     engine.send("show");
     let lines = engine.until(&["bestmove "]);
-    best_move(&lines[1..]);
+    best_move(&lines);
     assert_eq!(engine.recv(), None, "nothing after quit's bestmove");
     assert!(engine.wait(PATIENCE).success());
 }
@@ -355,7 +355,7 @@ fn end_of_input_lets_a_finite_search_finish() {
     engine.close_input();
     let lines = engine.until(&["bestmove "]);
     best_move(&lines);
-    assert!(lines[lines.len() - 2].starts_with("info depth 7 "), "the search was cut short: {lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 7 ")), "the search was cut short: {lines:?}");
     assert_eq!(engine.recv().as_deref(), Some("moves f5"));
     assert_eq!(engine.recv(), None);
     assert!(engine.wait(PATIENCE).success());
@@ -381,7 +381,7 @@ fn go_in_a_shell_pipe() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let lines: Vec<String> = stdout.lines().map(str::to_string).collect();
     best_move(&lines);
-    assert!(lines[lines.len() - 2].starts_with("info depth 8 "), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 8 ")), "the search was cut short: {lines:?}");
 }
 
 #[test]
