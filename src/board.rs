@@ -213,7 +213,12 @@ impl fmt::Display for BoardParseError {
             BoardParseError::TooShort { squares } => write!(f, "board has {squares} squares, expected 64"),
             BoardParseError::MissingSide => write!(f, "missing side to move after the 64 squares"),
             BoardParseError::BadSide(c) => write!(f, "bad side to move {c:?}: expected X (black) or O (white)"),
-            BoardParseError::Trailing(s) => write!(f, "unexpected text after the side to move: {s:?}"),
+            BoardParseError::Trailing(s) => {
+                // Only the start of it: an error stays one short line whatever was pasted.
+                let shown: String = s.chars().take(24).collect();
+                let more = if shown.len() < s.len() { "..." } else { "" };
+                write!(f, "unexpected text after the side to move: {shown:?}{more}")
+            }
         }
     }
 }
@@ -359,6 +364,8 @@ mod tests {
         assert_eq!(b.try_play(Move::Play(a1)), Err(IllegalMove::NoFlips(a1)));
         assert_eq!(b.try_play(Move::Pass), Err(IllegalMove::PassWithMoves));
         let over = Board::new(1, 0);
+        let long = BoardParseError::Trailing("y".repeat(10_000)).to_string();
+        assert!(long.len() < 80 && long.ends_with("\"..."), "{long}");
         assert_eq!(over.try_play(Move::Pass), Err(IllegalMove::GameOver));
         assert_eq!(over.try_play(Move::Play(d3)), Err(IllegalMove::GameOver));
     }
