@@ -61,8 +61,15 @@ fn main() -> ExitCode {
 
 fn run_protocol(kind: ProtocolKind, hash_mb: usize) -> ExitCode {
     log::info!("protocol {kind:?}, hash {hash_mb} MB");
-    eprintln!("error: the {kind:?} protocol loop is not built yet");
-    ExitCode::FAILURE
+    match kind {
+        ProtocolKind::Nboard => ebony::protocol::nboard::run(hash_mb),
+        ProtocolKind::Gtp => ebony::protocol::gtp::run(hash_mb),
+        ProtocolKind::Native => {
+            eprintln!("error: the {kind:?} protocol loop is not built yet");
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn run_perft(depth: u32, board: Option<&str>, divide: bool) -> ExitCode {

@@ -1,3 +1,6 @@
 //! Protocol front ends: thin adapters from text lines to the game layer and the searcher.
 
+pub mod gtp;
+pub mod inbox;
 pub mod io;
+pub mod nboard;
