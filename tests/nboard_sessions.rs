@@ -30,7 +30,7 @@ fn is_number(text: &str) -> bool {
 
 /// Plays a PV written without spaces (`F5D6PA`) from `position`; an error names the first bad move.
 fn check_pv(position: &Position, pv: &str) -> Result<(), String> {
-    if pv.is_empty() || pv.len() % 2 != 0 {
+    if pv.is_empty() || !pv.len().is_multiple_of(2) {
         return Err(format!("bad pv {pv:?}"));
     }
     let mut position = *position;
