@@ -4,6 +4,7 @@
 pub mod board;
 pub mod eval;
 pub mod game;
+pub mod ggf;
 pub mod movegen;
 pub mod perft;
 pub mod protocol;

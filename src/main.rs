@@ -62,15 +62,11 @@ fn main() -> ExitCode {
 fn run_protocol(kind: ProtocolKind, hash_mb: usize) -> ExitCode {
     log::info!("protocol {kind:?}, hash {hash_mb} MB");
     match kind {
-        ProtocolKind::Native => {
-            ebony::protocol::native::run(hash_mb);
-            ExitCode::SUCCESS
-        }
-        kind => {
-            eprintln!("error: the {kind:?} protocol loop is not built yet");
-            ExitCode::FAILURE
-        }
+        ProtocolKind::Native => ebony::protocol::native::run(hash_mb),
+        ProtocolKind::Nboard => ebony::protocol::nboard::run(hash_mb),
+        ProtocolKind::Gtp => ebony::protocol::gtp::run(hash_mb),
     }
+    ExitCode::SUCCESS
 }
 
 fn run_perft(depth: u32, board: Option<&str>, divide: bool) -> ExitCode {

@@ -1,0 +1,502 @@
+//! The Go Text Protocol (version 2) for Othello, as Quarry and GoGui speak it: a thin adapter from GTP
+//! commands to the game layer and the searcher. Passes a GUI leaves out are played implicitly.
+
+use crate::board::{Color, Move, Position};
+use crate::game::Game;
+use crate::protocol::inbox::Inbox;
+use crate::protocol::io::{self, Input, Output};
+use crate::search::{Control, Limits, Observer, Searcher};
+use crate::square::Square;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::sync::mpsc::Receiver;
+use std::time::Duration;
+
+/// What `genmove` thinks with until the GUI sets a clock (or `ebony-limit` sets another limit).
+pub const DEFAULT_LIMIT: Limits = Limits::MoveTime(Duration::from_secs(1));
+/// Kept off the GUI's clock for the pipe and the GUI's own bookkeeping.
+const CLOCK_MARGIN: Duration = Duration::from_millis(200);
+
+/// The commands, in the order `list_commands` gives them.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "time_settings",
+    "time_left",
+    "showboard",
+    "final_score",
+    "set_game",
+    "list_games",
+    "gogui-rules_game_id",
+    "gogui-rules_board_size",
+    "gogui-rules_board",
+    "gogui-rules_legal_moves",
+    "gogui-rules_side_to_move",
+    "gogui-rules_final_result",
+    "ebony-limit",
+];
+
+/// A reply: `Ok` is rendered `=[id] text`, `Err` `?[id] text`, each followed by a blank line.
+type Reply = Result<String, String>;
+
+/// One command line after GTP's preprocessing: an optional id, the name, the arguments.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Line {
+    pub id: Option<u64>,
+    pub name: String,
+    pub args: Vec<String>,
+}
+
+/// GTP preprocessing: control characters other than tab dropped, `#` comments cut, tabs made spaces;
+/// `None` for a line left empty. A leading number is the id.
+pub fn split_line(raw: &str) -> Option<Line> {
+    let cleaned: String = raw
+        .chars()
+        .take_while(|&c| c != '#')
+        .filter(|&c| c == '\t' || !c.is_control())
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
+    let mut words = cleaned.split_whitespace();
+    let first = words.next()?;
+    let (id, name) = match first.parse::<u64>() {
+        Ok(id) => (Some(id), words.next().unwrap_or("").to_string()),
+        Err(_) => (None, first.to_string()),
+    };
+    Some(Line { id, name, args: words.map(str::to_string).collect() })
+}
+
+/// Renders a reply with its id and the closing blank line.
+pub fn render(id: Option<u64>, reply: &Reply) -> String {
+    let (mark, text) = match reply {
+        Ok(text) => ('=', text),
+        Err(text) => ('?', text),
+    };
+    let id = id.map_or(String::new(), |id| id.to_string());
+    if text.is_empty() {
+        format!("{mark}{id}\n")
+    } else {
+        format!("{mark}{id} {text}\n")
+    }
+}
+
+fn parse_color(text: &str) -> Result<Color, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Color::Black),
+        "w" | "white" => Ok(Color::White),
+        _ => Err(format!("syntax error: bad color {text:?}")),
+    }
+}
+
+fn parse_vertex(text: &str) -> Result<Move, String> {
+    if text.eq_ignore_ascii_case("pass") {
+        return Ok(Move::Pass);
+    }
+    text.parse::<Square>().map(Move::Play).map_err(|_| format!("syntax error: bad vertex {text:?}"))
+}
+
+fn vertex(mv: Move) -> String {
+    match mv {
+        Move::Play(sq) => sq.to_string().to_uppercase(),
+        Move::Pass => "pass".to_string(),
+    }
+}
+
+fn arg<T: std::str::FromStr>(args: &[String], i: usize, what: &str) -> Result<T, String> {
+    let text = args.get(i).ok_or(format!("syntax error: missing {what}"))?;
+    text.parse().map_err(|_| format!("syntax error: bad {what} {text:?}"))
+}
+
+/// The GTP time system (Canadian byo-yomi) and the clock the GUI last reported for each colour.
+#[derive(Clone, Copy, Default, Debug)]
+struct TimeControl {
+    main: Duration,
+    byo_yomi: Duration,
+    stones: u32,
+    /// From `time_left`: the time and the stones left in the period (0 = main time), black then white.
+    left: [Option<(Duration, u32)>; 2],
+}
+
+impl TimeControl {
+    fn timed(&self) -> bool {
+        !(self.main.is_zero() && self.byo_yomi.is_zero()) || self.left.iter().any(Option::is_some)
+    }
+
+    /// The clock for `color` as the searcher's limits.
+    fn limits(&self, color: Color) -> Limits {
+        let (left, stones) = self.left[index(color)].unwrap_or(if self.main.is_zero() {
+            (self.byo_yomi, self.stones)
+        } else {
+            (self.main, 0)
+        });
+        let left = left.saturating_sub(CLOCK_MARGIN).max(Duration::from_millis(10));
+        if stones > 0 {
+            Limits::Clock { time_left: left, increment: Duration::ZERO, moves_to_go: Some(stones) }
+        } else {
+            // In main time a byo-yomi period still follows: spread it as an increment.
+            let increment = if self.stones > 0 { self.byo_yomi / self.stones } else { Duration::ZERO };
+            Limits::Clock { time_left: left, increment, moves_to_go: None }
+        }
+    }
+}
+
+fn index(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// Whether the loop goes on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Flow {
+    Continue,
+    Exit,
+}
+
+/// Runs GTP on stdin/stdout until `quit` or end of input.
+pub fn run(hash_mb: usize) {
+    Gtp::new(io::spawn_stdin_reader(), Output::stdout(), hash_mb).run();
+}
+
+/// The GTP engine state.
+pub struct Gtp<W: Write> {
+    game: Game,
+    searcher: Searcher,
+    inbox: Inbox,
+    out: Output<W>,
+    /// The game length before each `play`/`genmove`, so `undo` also takes back the implicit passes.
+    marks: Vec<usize>,
+    time: TimeControl,
+    limit: Limits,
+}
+
+impl<W: Write> Gtp<W> {
+    pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize) -> Gtp<W> {
+        Gtp {
+            game: Game::default(),
+            searcher: Searcher::new(hash_mb),
+            inbox: Inbox::new(input),
+            out,
+            marks: Vec::new(),
+            time: TimeControl::default(),
+            limit: DEFAULT_LIMIT,
+        }
+    }
+
+    pub fn run(&mut self) {
+        loop {
+            let flow = match self.inbox.next_input() {
+                Input::Line(line) => self.line(&line),
+                Input::TooLong(length) => {
+                    self.out.line(render(None, &Err(format!("line too long: {length} bytes"))));
+                    Flow::Continue
+                }
+                Input::Eof => Flow::Exit,
+            };
+            if flow == Flow::Exit {
+                return;
+            }
+        }
+    }
+
+    pub fn into_output(self) -> W {
+        self.out.into_inner()
+    }
+
+    fn line(&mut self, raw: &str) -> Flow {
+        log::debug!("< {raw}");
+        let Some(line) = split_line(raw) else {
+            return Flow::Continue;
+        };
+        let (reply, flow) = self.execute(&line.name, &line.args);
+        self.out.line(render(line.id, &reply));
+        flow
+    }
+
+    fn execute(&mut self, name: &str, args: &[String]) -> (Reply, Flow) {
+        let reply = match name {
+            "quit" => return (Ok(String::new()), Flow::Exit),
+            "genmove" | "reg_genmove" => self.genmove(args, name == "genmove"),
+            "protocol_version" => Ok("2".into()),
+            "name" => Ok("ebony".into()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "known_command" => arg::<String>(args, 0, "command").map(|c| COMMANDS.contains(&c.as_str()).to_string()),
+            "list_commands" => Ok(COMMANDS.join("\n")),
+            "boardsize" => arg::<u32>(args, 0, "size").and_then(|size| match size {
+                8 => Ok(String::new()),
+                _ => Err("unacceptable size".into()),
+            }),
+            "clear_board" => {
+                self.game = Game::default();
+                self.marks.clear();
+                self.searcher.new_game();
+                Ok(String::new())
+            }
+            // Othello has no komi: accepted and ignored.
+            "komi" => arg::<f64>(args, 0, "komi").map(|_| String::new()),
+            "play" => self.play(args),
+            "undo" => match self.marks.pop() {
+                Some(length) => {
+                    while self.game.moves().len() > length {
+                        self.game.undo();
+                    }
+                    Ok(String::new())
+                }
+                None => Err("cannot undo".into()),
+            },
+            "time_settings" => self.time_settings(args),
+            "time_left" => self.time_left(args),
+            "showboard" => Ok(self.showboard()),
+            "final_score" => self.final_score(),
+            "list_games" => Ok("Othello".into()),
+            "set_game" => match args.first() {
+                Some(game) if game.eq_ignore_ascii_case("othello") || game.eq_ignore_ascii_case("reversi") => {
+                    Ok(String::new())
+                }
+                _ => Err("unsupported game".into()),
+            },
+            "gogui-rules_game_id" => Ok("Othello".into()),
+            "gogui-rules_board_size" => Ok("8".into()),
+            "gogui-rules_board" => Ok(self.rules_board()),
+            "gogui-rules_legal_moves" => {
+                Ok(self.game.position().board.legal_moves().into_iter().map(vertex).collect::<Vec<_>>().join(" "))
+            }
+            "gogui-rules_side_to_move" => Ok(self.game.position().side.name().into()),
+            "gogui-rules_final_result" => Ok(match self.black_score() {
+                None => "unknown".into(),
+                Some(0) => "draw".into(),
+                Some(s) if s > 0 => "black".into(),
+                Some(_) => "white".into(),
+            }),
+            "ebony-limit" => self.set_limit(args),
+            "" => Err("syntax error: missing command".into()),
+            _ => Err("unknown command".into()),
+        };
+        (reply, Flow::Continue)
+    }
+
+    /// Passes the side to move when it must pass and `color` is the other side: the GUIs send the
+    /// next move of the side that can move and leave the pass out.
+    fn pass_until(game: &mut Game, color: Color) -> Result<(), String> {
+        let position = game.position();
+        if position.side == color {
+            return Ok(());
+        }
+        if position.board.moves() == 0 && !position.board.is_game_over() {
+            return game.play(Move::Pass).map_err(|e| format!("illegal move: {e}"));
+        }
+        if position.board.is_game_over() {
+            return Err("illegal move: the game is over".into());
+        }
+        Err(format!("illegal move: {} to move", position.side))
+    }
+
+    fn play(&mut self, args: &[String]) -> Reply {
+        let color = parse_color(args.first().ok_or("syntax error: missing color")?)?;
+        let mv = parse_vertex(args.get(1).ok_or("syntax error: missing vertex")?)?;
+        let mut trial = self.game.clone();
+        let length = trial.moves().len();
+        if mv != Move::Pass || trial.position().side != color {
+            Self::pass_until(&mut trial, color)?;
+        }
+        trial.play(mv).map_err(|e| format!("illegal move: {e}"))?;
+        self.game = trial;
+        self.marks.push(length);
+        Ok(String::new())
+    }
+
+    fn genmove(&mut self, args: &[String], commit: bool) -> Reply {
+        let color = parse_color(args.first().ok_or("syntax error: missing color")?)?;
+        let mut trial = self.game.clone();
+        let length = trial.moves().len();
+        if trial.position().side != color && trial.position().board.is_game_over() {
+            return Ok("pass".into());
+        }
+        Self::pass_until(&mut trial, color).map_err(|e| e.replace("illegal move", "cannot move"))?;
+        let board = trial.position().board;
+        let mv = if board.moves() == 0 {
+            Move::Pass
+        } else {
+            let limits = if self.time.timed() { self.time.limits(color) } else { self.limit };
+            self.searcher.search(&board, &limits, &mut Watch { inbox: &mut self.inbox, quit: false }).best
+        };
+        if commit {
+            // A pass at the end of the game is the answer, not a move to record.
+            if trial.play(mv).is_ok() || mv == Move::Pass {
+                self.game = trial;
+                self.marks.push(length);
+            }
+        }
+        Ok(vertex(mv))
+    }
+
+    fn time_settings(&mut self, args: &[String]) -> Reply {
+        let main: u64 = arg(args, 0, "main time")?;
+        let byo_yomi: u64 = arg(args, 1, "byo-yomi time")?;
+        let stones: u32 = arg(args, 2, "byo-yomi stones")?;
+        self.time = TimeControl {
+            main: Duration::from_secs(main),
+            byo_yomi: Duration::from_secs(byo_yomi),
+            stones,
+            left: [None; 2],
+        };
+        Ok(String::new())
+    }
+
+    fn time_left(&mut self, args: &[String]) -> Reply {
+        let color = parse_color(args.first().ok_or("syntax error: missing color")?)?;
+        let seconds: f64 = arg(args, 1, "time")?;
+        let stones: u32 = arg(args, 2, "stones")?;
+        let left = Duration::try_from_secs_f64(seconds).map_err(|_| format!("syntax error: bad time {seconds}"))?;
+        self.time.left[index(color)] = Some((left, stones));
+        Ok(String::new())
+    }
+
+    /// `ebony-limit depth N | time MS | nodes N | clock`: what `genmove` thinks with when no clock is
+    /// set (`clock` goes back to the GUI's clock after a `time_settings`).
+    fn set_limit(&mut self, args: &[String]) -> Reply {
+        let what = args.first().map(String::as_str).unwrap_or("");
+        self.limit = match what {
+            "depth" => Limits::Depth(arg::<u32>(args, 1, "depth")?.clamp(1, 60)),
+            "time" => Limits::MoveTime(Duration::from_millis(arg(args, 1, "milliseconds")?)),
+            "nodes" => Limits::Nodes(arg(args, 1, "nodes")?),
+            _ => return Err("syntax error: expected depth N, time MS or nodes N".into()),
+        };
+        // An explicit limit wins over the GUI's clock.
+        self.time = TimeControl::default();
+        Ok(String::new())
+    }
+
+    /// The final disc difference for black when the game is over.
+    fn black_score(&self) -> Option<i32> {
+        let position = self.game.position();
+        if !position.board.is_game_over() {
+            return None;
+        }
+        let score = position.board.final_score();
+        Some(if position.side == Color::Black { score } else { -score })
+    }
+
+    fn final_score(&self) -> Reply {
+        match self.black_score() {
+            None => Err("cannot score: the game is not over".into()),
+            Some(0) => Ok("0".into()),
+            Some(s) if s > 0 => Ok(format!("B+{s}")),
+            Some(s) => Ok(format!("W+{}", -s)),
+        }
+    }
+
+    /// A board picture for `showboard`, starting on a new line as GTP engines do.
+    fn showboard(&self) -> String {
+        let position = self.game.position();
+        let mut text = String::from("\n   A B C D E F G H");
+        for rank in 0..8u8 {
+            let _ = write!(text, "\n{} ", rank + 1);
+            for file in 0..8u8 {
+                let symbol = disc(position, file, rank);
+                let _ = write!(text, " {symbol}");
+            }
+            let _ = write!(text, " {}", rank + 1);
+        }
+        let _ = write!(
+            text,
+            "\n   A B C D E F G H\nblack X {} white O {}, {} to move",
+            position.black().count_ones(),
+            position.white().count_ones(),
+            position.side
+        );
+        text
+    }
+
+    /// The board for GoGui: one row a line, the highest row number first, `X`, `O` and `.`.
+    fn rules_board(&self) -> String {
+        let position = self.game.position();
+        let rows: Vec<String> =
+            (0..8u8).rev().map(|rank| (0..8u8).map(|file| disc(position, file, rank)).collect()).collect();
+        rows.join("\n")
+    }
+}
+
+fn disc(position: &Position, file: u8, rank: u8) -> char {
+    match Square::from_file_rank(file, rank).and_then(|sq| position.color_at(sq)) {
+        Some(Color::Black) => 'X',
+        Some(Color::White) => 'O',
+        None => '.',
+    }
+}
+
+/// GTP has no command that stops a search; a `quit` (or the end of input) waiting in the queue cuts it
+/// short, and every queued line is still answered in order.
+struct Watch<'a> {
+    inbox: &'a mut Inbox,
+    quit: bool,
+}
+
+impl Observer for Watch<'_> {
+    fn poll(&mut self) -> Control {
+        if !self.quit && self.inbox.poll(|line| split_line(line).is_some_and(|l| l.name == "quit")) {
+            self.quit = true;
+        }
+        if self.quit {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preprocessing_ids_comments_and_tabs() {
+        assert_eq!(split_line("   "), None);
+        assert_eq!(split_line("# only a comment"), None);
+        let line = split_line("12 play\tblack  F5 # the first move\r").unwrap();
+        assert_eq!(line, Line { id: Some(12), name: "play".into(), args: vec!["black".into(), "F5".into()] });
+        assert_eq!(split_line("genmove w").unwrap().id, None);
+    }
+
+    #[test]
+    fn replies_carry_ids_and_end_with_a_blank_line() {
+        assert_eq!(render(Some(3), &Ok("D3".into())), "=3 D3\n");
+        assert_eq!(render(None, &Ok(String::new())), "=\n");
+        assert_eq!(render(Some(7), &Err("illegal move".into())), "?7 illegal move\n");
+    }
+
+    #[test]
+    fn colors_and_vertices() {
+        assert_eq!(parse_color("B"), Ok(Color::Black));
+        assert_eq!(parse_color("White"), Ok(Color::White));
+        assert!(parse_color("red").is_err());
+        assert_eq!(parse_vertex("PASS"), Ok(Move::Pass));
+        assert_eq!(parse_vertex("f5"), parse_vertex("F5"));
+        assert!(parse_vertex("i9").is_err());
+        assert_eq!(vertex(parse_vertex("d3").unwrap()), "D3");
+    }
+
+    #[test]
+    fn quarry_byo_yomi_becomes_a_clock_for_one_stone() {
+        let mut time = TimeControl { byo_yomi: Duration::from_secs(5), stones: 1, ..TimeControl::default() };
+        assert!(time.timed());
+        time.left[1] = Some((Duration::from_secs(5), 1));
+        let Limits::Clock { time_left, moves_to_go, .. } = time.limits(Color::White) else {
+            panic!("not a clock");
+        };
+        assert_eq!(moves_to_go, Some(1));
+        assert!(time_left < Duration::from_secs(5) && time_left > Duration::from_secs(4));
+        assert!(!TimeControl::default().timed());
+    }
+}

@@ -1,0 +1,80 @@
+//! The input queue the GUI front ends share: lines from the reader thread, with the ones read while a
+//! search ran kept in order for after it, and a look at new lines so the search's observer can stop.
+
+use crate::protocol::io::Input;
+use std::collections::VecDeque;
+use std::sync::mpsc::{Receiver, TryRecvError};
+
+pub struct Inbox {
+    rx: Receiver<Input>,
+    /// Read from the channel but not yet handled, oldest first.
+    pending: VecDeque<Input>,
+    /// End of input has been queued: the channel has nothing more.
+    closed: bool,
+}
+
+impl Inbox {
+    pub fn new(rx: Receiver<Input>) -> Inbox {
+        Inbox { rx, pending: VecDeque::new(), closed: false }
+    }
+
+    /// The next input, waiting for one; a closed channel reads as end of input.
+    pub fn next_input(&mut self) -> Input {
+        if let Some(input) = self.pending.pop_front() {
+            return input;
+        }
+        if self.closed {
+            return Input::Eof;
+        }
+        self.rx.recv().unwrap_or(Input::Eof)
+    }
+
+    /// Moves what has arrived into the queue without waiting and tells whether any new input makes
+    /// `interrupts` true (end of input always does).
+    pub fn poll(&mut self, interrupts: impl Fn(&str) -> bool) -> bool {
+        if self.closed {
+            return true;
+        }
+        let mut hit = false;
+        loop {
+            let input = match self.rx.try_recv() {
+                Ok(input) => input,
+                Err(TryRecvError::Empty) => return hit,
+                Err(TryRecvError::Disconnected) => Input::Eof,
+            };
+            hit |= match &input {
+                Input::Line(line) => interrupts(line),
+                Input::TooLong(_) => false,
+                Input::Eof => true,
+            };
+            let eof = input == Input::Eof;
+            self.pending.push_back(input);
+            if eof {
+                self.closed = true;
+                return true;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    #[test]
+    fn polled_lines_come_back_in_order_and_eof_interrupts() {
+        let (tx, rx) = mpsc::channel();
+        let mut inbox = Inbox::new(rx);
+        tx.send(Input::Line("set depth 3".into())).unwrap();
+        assert!(!inbox.poll(|l| l.starts_with("ping")));
+        tx.send(Input::Line("ping 1".into())).unwrap();
+        assert!(inbox.poll(|l| l.starts_with("ping")));
+        drop(tx);
+        assert!(inbox.poll(|_| false));
+        assert_eq!(inbox.next_input(), Input::Line("set depth 3".into()));
+        assert_eq!(inbox.next_input(), Input::Line("ping 1".into()));
+        assert_eq!(inbox.next_input(), Input::Eof);
+        assert_eq!(inbox.next_input(), Input::Eof);
+    }
+}

@@ -1,0 +1,504 @@
+//! The NBoard protocol (version 2), as the NBoard GUI speaks it: a thin adapter from its lines to the
+//! game layer ([`Game`], GGF records) and the searcher. `go` and `hint` run on this thread and stop as
+//! soon as a line arrives that changes the position or asks for other work (`ping` first of all).
+
+use crate::board::{Board, Color, Move};
+use crate::game::Game;
+use crate::ggf::{self, GgfClock};
+use crate::protocol::inbox::Inbox;
+use crate::protocol::io::{self, Input, Output};
+use crate::search::{Control, Info, Limits, Observer, Searcher};
+use std::fmt;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// The name NBoard shows for the engine (`set myname`).
+pub const NAME: &str = "ebony";
+/// Midgame depth until the GUI sends `set depth` (it always does before `go` and `hint`).
+pub const DEFAULT_DEPTH: u32 = 10;
+/// Deepest `set depth` taken: a whole game.
+pub const MAX_DEPTH: u32 = 60;
+/// Kept off the GUI's clock for the pipe and the GUI's own bookkeeping.
+const CLOCK_MARGIN: Duration = Duration::from_millis(200);
+
+/// A line from NBoard. Lines it does not know are ignored, as the protocol requires.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Command {
+    NBoard(u32),
+    SetDepth(u32),
+    /// A GGF record, parsed when it is executed.
+    SetGame(String),
+    SetContempt(f64),
+    /// `move <mv>[/<eval>[/<time>]]`, parsed against the side to move when executed.
+    Move(String),
+    Hint(u32),
+    Go,
+    Ping(u64),
+    Learn,
+    Analyze,
+    Quit,
+}
+
+impl Command {
+    /// Whether this line, arriving during a search, ends it: everything that changes the position or
+    /// asks for an answer does; settings for the next search do not.
+    fn interrupts(&self) -> bool {
+        !matches!(self, Command::SetDepth(_) | Command::SetContempt(_))
+    }
+}
+
+/// Parses one line: `Ok(None)` for a line to ignore, `Err` for a known command with bad arguments.
+pub fn parse(line: &str) -> Result<Option<Command>, String> {
+    let line = line.trim();
+    let (word, rest) = split_word(line);
+    let command = match word {
+        "nboard" => Command::NBoard(number(rest, "nboard")?),
+        "set" => {
+            let (what, value) = split_word(rest);
+            match what {
+                "depth" => {
+                    let depth = number(value, "set depth")?;
+                    if !(1..=MAX_DEPTH).contains(&depth) {
+                        return Err(format!("set depth: {depth} is not in 1..={MAX_DEPTH}"));
+                    }
+                    Command::SetDepth(depth)
+                }
+                "game" => Command::SetGame(value.to_string()),
+                "contempt" => Command::SetContempt(
+                    value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|x| x.is_finite())
+                        .ok_or(format!("set contempt: bad number {value:?}"))?,
+                ),
+                _ => return Ok(None),
+            }
+        }
+        "move" if !rest.is_empty() => Command::Move(rest.to_string()),
+        "move" => return Err("move: missing the move".into()),
+        "hint" => Command::Hint(number::<u32>(rest, "hint")?.max(1)),
+        "go" if rest.is_empty() => Command::Go,
+        "ping" => Command::Ping(number(rest, "ping")?),
+        "learn" if rest.is_empty() => Command::Learn,
+        "analyze" if rest.is_empty() => Command::Analyze,
+        "quit" if rest.is_empty() => Command::Quit,
+        _ => return Ok(None),
+    };
+    Ok(Some(command))
+}
+
+fn split_word(text: &str) -> (&str, &str) {
+    let text = text.trim();
+    match text.split_once(char::is_whitespace) {
+        Some((word, rest)) => (word, rest.trim()),
+        None => (text, ""),
+    }
+}
+
+fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
+    text.trim().parse().map_err(|_| format!("{what}: expected a number, got {text:?}"))
+}
+
+/// A move as NBoard writes it: `F5`, or `PA` for a pass.
+struct NbMove(Move);
+
+impl fmt::Display for NbMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Move::Play(sq) => write!(f, "{}", sq.to_string().to_uppercase()),
+            Move::Pass => f.write_str("PA"),
+        }
+    }
+}
+
+/// A principal variation without spaces (`F5D6C3`), as `search` lines need.
+struct NbPv<'a>(&'a [Move]);
+
+impl fmt::Display for NbPv<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|&mv| write!(f, "{}", NbMove(mv)))
+    }
+}
+
+/// Whether the loop goes on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Flow {
+    Continue,
+    Exit,
+}
+
+/// A search's answer seen from the side that moved into the searched position.
+struct Scored {
+    score: i32,
+    exact: bool,
+    depth: u32,
+    nodes: u64,
+    pv: Vec<Move>,
+}
+
+/// Runs the NBoard protocol on stdin/stdout until `quit` or end of input.
+pub fn run(hash_mb: usize) {
+    NBoard::new(io::spawn_stdin_reader(), Output::stdout(), hash_mb).run();
+}
+
+/// The protocol state: the game, the searcher, the settings and the clocks NBoard sent.
+pub struct NBoard<W: Write> {
+    game: Game,
+    searcher: Searcher,
+    inbox: Inbox,
+    out: Output<W>,
+    depth: u32,
+    /// Game clocks from the GGF `TI`/`TB`/`TW`, black then white.
+    clocks: [Option<GgfClock>; 2],
+    /// Seconds each colour has used, from the record and the `move` lines since.
+    used: [f64; 2],
+}
+
+fn index(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+impl<W: Write> NBoard<W> {
+    pub fn new(input: std::sync::mpsc::Receiver<Input>, out: Output<W>, hash_mb: usize) -> NBoard<W> {
+        NBoard {
+            game: Game::default(),
+            searcher: Searcher::new(hash_mb),
+            inbox: Inbox::new(input),
+            out,
+            depth: DEFAULT_DEPTH,
+            clocks: [None; 2],
+            used: [0.0; 2],
+        }
+    }
+
+    pub fn run(&mut self) {
+        loop {
+            let flow = match self.inbox.next_input() {
+                Input::Line(line) => self.line(&line),
+                Input::TooLong(length) => {
+                    self.error(format_args!("line of {length} bytes ignored"));
+                    Flow::Continue
+                }
+                Input::Eof => Flow::Exit,
+            };
+            if flow == Flow::Exit {
+                return;
+            }
+        }
+    }
+
+    pub fn into_output(self) -> W {
+        self.out.into_inner()
+    }
+
+    fn line(&mut self, line: &str) -> Flow {
+        log::debug!("< {line}");
+        match parse(line) {
+            Ok(Some(command)) => self.execute(command),
+            Ok(None) => {
+                log::info!("ignored: {line}");
+                Flow::Continue
+            }
+            Err(e) => {
+                self.error(e);
+                Flow::Continue
+            }
+        }
+    }
+
+    /// NBoard has no error reply: the status line shows the reason to the user, stderr logs it.
+    fn error(&mut self, reason: impl fmt::Display) {
+        log::warn!("{reason}");
+        self.out.line(format_args!("status {NAME}: {reason}"));
+    }
+
+    fn execute(&mut self, command: Command) -> Flow {
+        match command {
+            Command::NBoard(version) => {
+                if version != 2 {
+                    log::warn!("NBoard protocol version {version}; speaking version 2");
+                }
+                self.out.line(format_args!("set myname {NAME}"));
+            }
+            Command::SetDepth(depth) => self.depth = depth,
+            Command::SetGame(text) => self.set_game(&text),
+            // The searcher has no draw contempt: draws are scored 0 whatever NBoard asks.
+            Command::SetContempt(_) => {}
+            Command::Move(text) => self.play(&text),
+            Command::Hint(n) => return self.hint(n as usize),
+            Command::Go => return self.go(),
+            Command::Ping(n) => self.out.line(format_args!("pong {n}")),
+            // No opening book to learn into yet: the required answer, nothing stored.
+            Command::Learn => self.out.line("learned"),
+            Command::Analyze => return self.analyze(),
+            Command::Quit => return Flow::Exit,
+        }
+        Flow::Continue
+    }
+
+    fn set_game(&mut self, text: &str) {
+        let record = match ggf::parse(text) {
+            Ok(record) => record,
+            Err(e) => return self.error(format_args!("set game: {e}")),
+        };
+        match record.to_game() {
+            Ok(game) => {
+                let fresh = game.start() != self.game.start() || game.moves().len() < self.game.moves().len();
+                self.game = game;
+                if fresh {
+                    self.searcher.new_game();
+                }
+                self.clocks = [record.black_clock, record.white_clock];
+                let (black, white) = record.time_used();
+                self.used = [black, white];
+            }
+            Err(e) => self.error(format_args!("set game: {e}")),
+        }
+    }
+
+    fn play(&mut self, text: &str) {
+        let side = self.game.position().side;
+        match ggf::parse_move(side, text) {
+            Ok(m) => match self.game.play(m.mv) {
+                Ok(()) => self.used[index(side)] += m.time.unwrap_or(0.0),
+                Err(e) => self.error(format_args!("move {text}: {e}")),
+            },
+            Err(e) => self.error(format_args!("move: {e}")),
+        }
+    }
+
+    /// The limits of a `go`: the depth NBoard set, and the game clock of the side to move when the
+    /// record has one (the depth then caps a clock search, see [`Watch`]).
+    fn go_limits(&self) -> (Limits, Option<u32>) {
+        let side = index(self.game.position().side);
+        match self.clocks[side] {
+            Some(clock) if !clock.main.is_zero() => {
+                let used = Duration::try_from_secs_f64(self.used[side]).unwrap_or(Duration::MAX);
+                let left = clock.main.saturating_sub(used).saturating_sub(CLOCK_MARGIN);
+                let limits = Limits::Clock {
+                    time_left: left.max(Duration::from_millis(10)),
+                    increment: clock.increment,
+                    moves_to_go: None,
+                };
+                (limits, Some(self.depth))
+            }
+            _ => (Limits::Depth(self.depth), None),
+        }
+    }
+
+    fn go(&mut self) -> Flow {
+        let board = self.game.position().board;
+        if board.is_game_over() {
+            self.error("go: the game is over");
+            return Flow::Continue;
+        }
+        if board.moves() == 0 {
+            self.out.line("=== PA");
+            return Flow::Continue;
+        }
+        self.out.line(format_args!("status {NAME} is thinking"));
+        let (limits, cap) = self.go_limits();
+        let start = Instant::now();
+        let mut watch = Watch::new(&mut self.inbox, &mut self.out, cap, true);
+        let result = self.searcher.search(&board, &limits, &mut watch);
+        if watch.interrupted {
+            return Flow::Continue;
+        }
+        let elapsed = start.elapsed().as_secs_f64();
+        self.out.line(format_args!("nodestats {} {elapsed:.2}", result.nodes));
+        self.out.line(format_args!("=== {}/{:.2}/{elapsed:.2}", NbMove(result.best), f64::from(result.score)));
+        Flow::Continue
+    }
+
+    /// Searches the position after the side to move plays `mv` to `depth`, scored for the mover; `None`
+    /// when input interrupted it. A forced pass after `mv` is searched through, as the searcher scores
+    /// a position without moves only when the game is over.
+    fn search_move(&mut self, board: &Board, mv: Move, depth: u32) -> Option<Scored> {
+        let mut after = board.try_play(mv).ok()?;
+        let mut pv = vec![mv];
+        let mut sign = -1;
+        if after.moves() == 0 && !after.is_game_over() {
+            after = after.pass();
+            pv.push(Move::Pass);
+            sign = 1;
+        }
+        if after.is_game_over() {
+            return Some(Scored { score: sign * after.final_score(), exact: true, depth, nodes: 0, pv });
+        }
+        let mut watch = Watch::new(&mut self.inbox, &mut self.out, None, false);
+        let result = self.searcher.search(&after, &Limits::Depth(depth), &mut watch);
+        if watch.interrupted {
+            return None;
+        }
+        pv.extend(result.pv.iter().copied());
+        Some(Scored {
+            score: sign * result.score,
+            exact: result.exact,
+            depth: result.depth + 1,
+            nodes: result.nodes,
+            pv,
+        })
+    }
+
+    /// Evaluates every move by searching after it, deeper and deeper up to the set depth, and after
+    /// each pass sends the best `n` as `search` lines, best first.
+    fn hint(&mut self, n: usize) -> Flow {
+        let board = self.game.position().board;
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            return Flow::Continue;
+        }
+        self.out.line(format_args!("status {NAME} is thinking"));
+        let start = Instant::now();
+        let mut nodes = 0u64;
+        let deepest = self.depth.saturating_sub(1).max(1);
+        for depth in 1..=deepest {
+            let mut scored = Vec::with_capacity(moves.len());
+            for &mv in &moves {
+                let Some(s) = self.search_move(&board, mv, depth) else {
+                    return Flow::Continue;
+                };
+                nodes += s.nodes;
+                scored.push(s);
+            }
+            scored.sort_by_key(|s| -s.score);
+            self.out.line(format_args!("nodestats {nodes} {:.2}", start.elapsed().as_secs_f64()));
+            for s in scored.iter().take(n) {
+                let depth = if s.exact { "100%".to_string() } else { s.depth.to_string() };
+                self.out.line(format_args!("search {} {:.2} 0 {depth}", NbPv(&s.pv), f64::from(s.score)));
+            }
+            if scored.iter().all(|s| s.exact) {
+                break;
+            }
+        }
+        self.out.line(format_args!("status {NAME} is waiting"));
+        Flow::Continue
+    }
+
+    /// Retrograde analysis: from the last position back to the first, `analysis <moves made> <eval>`
+    /// with the eval for the side to move there.
+    fn analyze(&mut self) -> Flow {
+        let mut positions = vec![*self.game.start()];
+        for mv in self.game.moves() {
+            match positions.last().and_then(|p| p.try_play(mv).ok()) {
+                Some(next) => positions.push(next),
+                None => return Flow::Continue,
+            }
+        }
+        self.out.line(format_args!("status {NAME} is analyzing"));
+        for (made, position) in positions.iter().enumerate().rev() {
+            let board = position.board;
+            let score = if board.is_game_over() {
+                board.final_score()
+            } else if board.moves() == 0 {
+                match self.search_move(&board, Move::Pass, self.depth) {
+                    Some(s) => s.score,
+                    None => return Flow::Continue,
+                }
+            } else {
+                let mut watch = Watch::new(&mut self.inbox, &mut self.out, None, false);
+                let result = self.searcher.search(&board, &Limits::Depth(self.depth), &mut watch);
+                if watch.interrupted {
+                    return Flow::Continue;
+                }
+                result.score
+            };
+            self.out.line(format_args!("analysis {made} {:.2}", f64::from(score)));
+        }
+        self.out.line(format_args!("status {NAME} is waiting"));
+        Flow::Continue
+    }
+}
+
+/// The observer of NBoard searches: stops on interrupting input (left queued for the loop), stops a
+/// clock search once the set depth is done, and reports progress as `nodestats`.
+struct Watch<'a, W: Write> {
+    inbox: &'a mut Inbox,
+    out: &'a mut Output<W>,
+    depth_cap: Option<u32>,
+    report: bool,
+    done: bool,
+    interrupted: bool,
+}
+
+impl<'a, W: Write> Watch<'a, W> {
+    fn new(inbox: &'a mut Inbox, out: &'a mut Output<W>, depth_cap: Option<u32>, report: bool) -> Watch<'a, W> {
+        Watch { inbox, out, depth_cap, report, done: false, interrupted: false }
+    }
+}
+
+impl<W: Write> Observer for Watch<'_, W> {
+    fn poll(&mut self) -> Control {
+        if !self.interrupted && self.inbox.poll(|line| matches!(parse(line), Ok(Some(c)) if c.interrupts())) {
+            self.interrupted = true;
+        }
+        if self.interrupted || self.done {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    }
+
+    fn info(&mut self, info: &Info) {
+        if self.report {
+            self.out.line(format_args!("nodestats {} {:.2}", info.nodes, info.elapsed.as_secs_f64()));
+        }
+        if info.exact || self.depth_cap.is_some_and(|cap| info.depth >= cap) {
+            self.done = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_commands_nboard_sends() {
+        assert_eq!(parse("nboard 2"), Ok(Some(Command::NBoard(2))));
+        assert_eq!(parse("set depth 4"), Ok(Some(Command::SetDepth(4))));
+        assert_eq!(parse("set contempt 0"), Ok(Some(Command::SetContempt(0.0))));
+        assert_eq!(parse("set game (;GM[Othello];)"), Ok(Some(Command::SetGame("(;GM[Othello];)".into()))));
+        assert_eq!(parse("move PA//1.236"), Ok(Some(Command::Move("PA//1.236".into()))));
+        assert_eq!(parse("hint 4"), Ok(Some(Command::Hint(4))));
+        assert_eq!(parse("go"), Ok(Some(Command::Go)));
+        assert_eq!(parse("ping 12"), Ok(Some(Command::Ping(12))));
+        assert_eq!(parse("learn"), Ok(Some(Command::Learn)));
+        assert_eq!(parse("analyze"), Ok(Some(Command::Analyze)));
+        assert_eq!(parse("quit"), Ok(Some(Command::Quit)));
+    }
+
+    #[test]
+    fn unknown_lines_are_ignored_and_bad_arguments_refused() {
+        assert_eq!(parse(""), Ok(None));
+        assert_eq!(parse("set myname x"), Ok(None));
+        assert_eq!(parse("gox"), Ok(None));
+        assert_eq!(parse("remove_tree"), Ok(None));
+        assert!(parse("ping x").is_err());
+        assert!(parse("set depth 0").is_err());
+        assert!(parse("set depth 61").is_err());
+        assert!(parse("set depth deep").is_err());
+        assert!(parse("hint").is_err());
+        assert!(parse("move").is_err());
+        assert!(parse("nboard two").is_err());
+    }
+
+    #[test]
+    fn only_position_changes_interrupt_a_search() {
+        for line in ["ping 1", "go", "hint 3", "move F5", "set game (;;)", "quit", "learn", "analyze", "nboard 2"] {
+            assert!(parse(line).unwrap().unwrap().interrupts(), "{line}");
+        }
+        for line in ["set depth 3", "set contempt 1"] {
+            assert!(!parse(line).unwrap().unwrap().interrupts(), "{line}");
+        }
+    }
+
+    #[test]
+    fn moves_and_pvs_are_written_as_nboard_reads_them() {
+        let pv = [Move::Play("f5".parse().unwrap()), Move::Pass, Move::Play("d6".parse().unwrap())];
+        assert_eq!(NbPv(&pv).to_string(), "F5PAD6");
+    }
+}

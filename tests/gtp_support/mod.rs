@@ -1,0 +1,116 @@
+//! Test support shared by the GTP and NBoard session tests: the real binary behind pipes, its
+//! output lines on a channel with a timeout, the `>` lines of a captured GUI log, a seeded RNG.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::Duration;
+
+/// Longest wait for one reply line: generous, as the test machine is shared.
+pub const TIMEOUT: Duration = Duration::from_secs(60);
+
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Every line read, for failure messages.
+    pub transcript: Vec<String>,
+}
+
+impl Engine {
+    pub fn start(protocol: &str) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ebony"))
+            .args(["--protocol", protocol, "--hash", "16"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starting ebony");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine { child, stdin, lines, transcript: Vec::new() }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.transcript.push(format!("> {line}"));
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("writing to ebony");
+        stdin.flush().expect("flushing to ebony");
+    }
+
+    /// The next line, or a panic with the transcript after [`TIMEOUT`].
+    pub fn read(&mut self) -> String {
+        match self.lines.recv_timeout(TIMEOUT) {
+            Ok(line) => {
+                self.transcript.push(format!("< {line}"));
+                line
+            }
+            Err(e) => panic!("no reply from ebony ({e}); transcript:\n{}", self.tail()),
+        }
+    }
+
+    /// The next line if one comes within `wait`.
+    pub fn try_read(&mut self, wait: Duration) -> Option<String> {
+        let line = self.lines.recv_timeout(wait).ok()?;
+        self.transcript.push(format!("< {line}"));
+        Some(line)
+    }
+
+    /// The last lines of the transcript.
+    pub fn tail(&self) -> String {
+        let from = self.transcript.len().saturating_sub(40);
+        self.transcript[from..].join("\n")
+    }
+
+    /// Closes stdin and checks the engine exits cleanly.
+    pub fn finish(mut self) {
+        drop(self.stdin.take());
+        let status = self.child.wait().expect("waiting for ebony");
+        assert!(status.success(), "ebony exited with {status}");
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            let _ = self.child.kill();
+        }
+    }
+}
+
+/// The GUI-to-engine lines (`>`) of a captured session in tests/data/protocol-logs/.
+pub fn gui_lines(log: &str) -> Vec<String> {
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", "protocol-logs", log].iter().collect();
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter_map(|line| {
+            let rest = line.trim_start().split_once(' ')?.1;
+            rest.strip_prefix("> ").or_else(|| (rest == ">").then_some("")).map(str::to_string)
+        })
+        .collect()
+}
+
+/// A small seeded generator (xorshift), so random games are the same on every run.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
