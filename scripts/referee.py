@@ -274,6 +274,14 @@ def read_records(path):
     return header, games
 
 
+def _cut_torn_tail(path):
+    """Drop a last line without its newline (the referee was killed while writing it) before appending."""
+    with open(path, "rb+") as f:
+        data = f.read()
+        if data and not data.endswith(b"\n"):
+            f.truncate(data.rfind(b"\n") + 1)
+
+
 def same_match(a, b):
     keys = ("engines", "openings_sha1", "openings_count", "tc")
     return all(a.get(k) == b.get(k) for k in keys)
@@ -388,6 +396,7 @@ class Match:
         path = os.path.join(self.out, RESULTS)
         self.games = {}
         if os.path.exists(path):
+            _cut_torn_tail(path)
             header, games = read_records(path)
             if header is None or not same_match(header, self.header) or header.get("shard") != self.header["shard"]:
                 raise UsageError(f"{path} holds a different match; choose another --out")
