@@ -61,8 +61,16 @@ fn main() -> ExitCode {
 
 fn run_protocol(kind: ProtocolKind, hash_mb: usize) -> ExitCode {
     log::info!("protocol {kind:?}, hash {hash_mb} MB");
-    eprintln!("error: the {kind:?} protocol loop is not built yet");
-    ExitCode::FAILURE
+    match kind {
+        ProtocolKind::Native => {
+            ebony::protocol::native::run(hash_mb);
+            ExitCode::SUCCESS
+        }
+        kind => {
+            eprintln!("error: the {kind:?} protocol loop is not built yet");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 fn run_perft(depth: u32, board: Option<&str>, divide: bool) -> ExitCode {

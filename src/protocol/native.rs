@@ -1,0 +1,378 @@
+//! The native line protocol's engine loop (protocol.md is its contract): owns the game and the
+//! searcher, reads lines from the reader thread's channel, runs each `go` on this thread while the
+//! search's observer answers `stop`, `isready`, `ping` and `quit` from the same channel and queues
+//! every other line until the search is over, so replies always come in the order of the input.
+
+use crate::board::{Color, Move, Position};
+use crate::eval;
+use crate::game::Game;
+use crate::protocol::io::{self, Input, Output};
+use crate::protocol::parser::{self, Command, COMMANDS};
+use crate::search::{Control, Info, Limits, Observer, Searcher};
+use crate::square::Square;
+use std::collections::VecDeque;
+use std::fmt::{self, Write as _};
+use std::io::Write;
+use std::sync::mpsc::{Receiver, TryRecvError};
+
+/// Whether the loop goes on after a command.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Flow {
+    Continue,
+    Exit,
+}
+
+/// Runs the native protocol on stdin/stdout until `quit` or end of input.
+pub fn run(hash_mb: usize) {
+    Engine::new(io::spawn_stdin_reader(), Output::stdout(), hash_mb).run();
+}
+
+/// The protocol state: the game record, the searcher, the input channel and the one output writer.
+pub struct Engine<W: Write> {
+    game: Game,
+    searcher: Searcher,
+    input: Receiver<Input>,
+    /// Input read during a search and not answered then, in order: it runs before the channel.
+    pending: VecDeque<Input>,
+    out: Output<W>,
+}
+
+impl<W: Write> Engine<W> {
+    pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize) -> Engine<W> {
+        Engine { game: Game::default(), searcher: Searcher::new(hash_mb), input, pending: VecDeque::new(), out }
+    }
+
+    /// Answers lines until `quit` or end of input.
+    pub fn run(&mut self) {
+        loop {
+            let next = match self.pending.pop_front() {
+                Some(input) => input,
+                None => self.input.recv().unwrap_or(Input::Eof),
+            };
+            let flow = match next {
+                Input::Line(line) => self.line(&line),
+                Input::TooLong(length) => {
+                    self.out.line(too_long(length));
+                    Flow::Continue
+                }
+                Input::Eof => Flow::Exit,
+            };
+            if flow == Flow::Exit {
+                return;
+            }
+        }
+    }
+
+    /// Gives back the writer (tests read what was written).
+    pub fn into_output(self) -> W {
+        self.out.into_inner()
+    }
+
+    fn line(&mut self, line: &str) -> Flow {
+        log::debug!("< {line}");
+        match parser::parse_line(line) {
+            Ok(None) => Flow::Continue,
+            Ok(Some(command)) => self.execute(command),
+            Err(e) => {
+                self.out.line(format_args!("error {e}"));
+                Flow::Continue
+            }
+        }
+    }
+
+    fn execute(&mut self, command: Command) -> Flow {
+        match command {
+            Command::New => self.set_game(Game::default()),
+            Command::SetBoard(position) => self.set_game(Game::new(position)),
+            Command::Move(moves) => self.play(&moves),
+            Command::Undo(count) => self.undo(count),
+            Command::Moves => self.out.line(MoveList("moves", &self.game.moves().collect::<Vec<_>>())),
+            Command::Go(limits) => return self.go(&limits),
+            // Nothing to stop: a `stop` that crosses the `bestmove` on the wire is normal, not an error.
+            Command::Stop => {}
+            Command::IsReady => self.out.line("readyok"),
+            Command::Ping(n) => self.out.line(format_args!("pong {n}")),
+            Command::Quit => return Flow::Exit,
+            Command::Show => self.show(),
+            Command::Eval => self.out.line(format_args!("eval {}", eval::evaluate(&self.game.position().board))),
+            Command::SetHash(mb) => self.searcher.set_hash_mb(mb),
+            Command::Help => {
+                for spec in COMMANDS {
+                    self.out.line(format_args!("{:<28} {}", spec.usage(), spec.help));
+                }
+            }
+        }
+        Flow::Continue
+    }
+
+    fn set_game(&mut self, game: Game) {
+        self.game = game;
+        self.searcher.new_game();
+    }
+
+    fn play(&mut self, moves: &[Move]) {
+        match self.game.play_all(moves) {
+            Ok(()) => {}
+            Err((_, e)) if moves.len() == 1 => self.out.line(format_args!("error move: {e}")),
+            Err((i, e)) => self.out.line(format_args!(
+                "error move: move {} of {} ({}) is illegal: {e}; no move played",
+                i + 1,
+                moves.len(),
+                MoveName(moves[i])
+            )),
+        }
+    }
+
+    fn undo(&mut self, count: u32) {
+        let played = self.game.moves().len();
+        if played < count as usize {
+            return self.out.line(format_args!("error undo: cannot undo {count}, moves played: {played}"));
+        }
+        for _ in 0..count {
+            self.game.undo();
+        }
+    }
+
+    fn go(&mut self, limits: &Limits) -> Flow {
+        if self.game.is_over() {
+            self.out.line("error go: the game is over");
+            return Flow::Continue;
+        }
+        let board = self.game.position().board;
+        let mut listener = Listener {
+            input: &self.input,
+            pending: &mut self.pending,
+            out: &mut self.out,
+            infinite: *limits == Limits::Infinite,
+            stop: false,
+            quit: false,
+        };
+        let result = self.searcher.search(&board, limits, &mut listener);
+        let quit = listener.quit;
+        self.out.line(format_args!("bestmove {}", MoveName(result.best)));
+        if quit {
+            Flow::Exit
+        } else {
+            Flow::Continue
+        }
+    }
+
+    fn show(&mut self) {
+        let position = *self.game.position();
+        let files = "  a b c d e f g h";
+        self.out.line(files);
+        for rank in 0..8u8 {
+            let mut row = format!("{} ", rank + 1);
+            for file in 0..8u8 {
+                let symbol =
+                    Square::from_file_rank(file, rank).and_then(|sq| position.color_at(sq)).map_or('-', Color::symbol);
+                row.push(symbol);
+                row.push(' ');
+            }
+            let _ = write!(row, "{}", rank + 1);
+            self.out.line(row);
+        }
+        self.out.line(files);
+        let (black, white) = (position.black().count_ones(), position.white().count_ones());
+        self.out.line(format_args!("black X {black} white O {white} {} to move", position.side));
+        let legal = position.board.legal_moves();
+        if legal.is_empty() {
+            let score = self.final_score_for_black(&position);
+            self.out.line(format_args!("game over {}", Outcome(score)));
+        } else {
+            self.out.line(MoveList("legal", &legal));
+        }
+        self.out.line(format_args!("board {position}"));
+    }
+
+    fn final_score_for_black(&self, position: &Position) -> i32 {
+        let score = position.board.final_score();
+        match position.side {
+            Color::Black => score,
+            Color::White => -score,
+        }
+    }
+}
+
+/// The error line for a line the reader dropped for its length.
+fn too_long(length: usize) -> String {
+    format!("error line too long: {length} bytes, at most {}", io::MAX_LINE)
+}
+
+/// The search's view of the loop: polled from inside the search, it drains the input channel.
+/// `stop` and `quit` act at once; `isready` and `ping` are answered at once unless earlier lines
+/// wait (then they wait behind them, keeping replies in input order); every other line, and end of
+/// input, waits in `pending` for the loop.
+struct Listener<'a, W: Write> {
+    input: &'a Receiver<Input>,
+    pending: &'a mut VecDeque<Input>,
+    out: &'a mut Output<W>,
+    /// `go infinite` would never end once input has ended, so end of input stops it.
+    infinite: bool,
+    stop: bool,
+    /// Exit once the bestmove is out, dropping what waits.
+    quit: bool,
+}
+
+impl<W: Write> Listener<'_, W> {
+    fn line(&mut self, line: String) {
+        log::debug!("< {line} (searching)");
+        match parser::parse_line(&line) {
+            Ok(None) => {}
+            Ok(Some(Command::Stop)) => self.stop = true,
+            Ok(Some(Command::Quit)) => {
+                self.stop = true;
+                self.quit = true;
+            }
+            Ok(Some(Command::IsReady)) if self.pending.is_empty() => self.out.line("readyok"),
+            Ok(Some(Command::Ping(n))) if self.pending.is_empty() => self.out.line(format_args!("pong {n}")),
+            // Errors too wait their turn: one reply per line, in input order.
+            Ok(Some(_)) | Err(_) => self.pending.push_back(Input::Line(line)),
+        }
+    }
+}
+
+impl<W: Write> Observer for Listener<'_, W> {
+    fn poll(&mut self) -> Control {
+        // Lines after a stop stay in the channel for the loop: `stop` then `move f5` is normal.
+        while !self.stop {
+            match self.input.try_recv() {
+                Ok(Input::Line(line)) => self.line(line),
+                Ok(input) => self.pending.push_back(input),
+                Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+            }
+        }
+        if self.infinite && self.pending.back() == Some(&Input::Eof) {
+            self.stop = true;
+        }
+        if self.stop {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    }
+
+    fn info(&mut self, info: &Info) {
+        self.out.line(InfoLine(info));
+    }
+}
+
+/// `info depth D score S [exact] nodes N time MS nps N [pv MOVE ...]`.
+struct InfoLine<'a>(&'a Info);
+
+impl fmt::Display for InfoLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let info = self.0;
+        write!(f, "info depth {} score {}", info.depth, info.score)?;
+        if info.exact {
+            f.write_str(" exact")?;
+        }
+        write!(f, " nodes {} time {} nps {}", info.nodes, info.elapsed.as_millis(), info.nps())?;
+        if !info.pv.is_empty() {
+            write!(f, " {}", MoveList("pv", &info.pv))?;
+        }
+        Ok(())
+    }
+}
+
+/// A move as the protocol writes it: `f5` or `pass`.
+struct MoveName(Move);
+
+impl fmt::Display for MoveName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Move::Play(sq) => write!(f, "{sq}"),
+            Move::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+/// A label followed by moves, space separated.
+struct MoveList<'a>(&'static str, &'a [Move]);
+
+impl fmt::Display for MoveList<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)?;
+        for &mv in self.1 {
+            write!(f, " {}", MoveName(mv))?;
+        }
+        Ok(())
+    }
+}
+
+/// A final score from black's side, in words.
+struct Outcome(i32);
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            0 => write!(f, "draw"),
+            s if s > 0 => write!(f, "black wins by {s}"),
+            s => write!(f, "white wins by {}", -s),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs a whole session through the loop without a process.
+    fn session(input: &str) -> Vec<String> {
+        let reader = io::spawn_reader(std::io::Cursor::new(input.as_bytes().to_vec()));
+        let mut engine = Engine::new(reader, Output::new(Vec::new()), 1);
+        engine.run();
+        let bytes = engine.into_output();
+        String::from_utf8(bytes).unwrap().lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn ping_isready_and_errors_one_line_each() {
+        let out = session("ping 3\n\nisready\nbogus\nmove a1\nquit\nping 4\n");
+        assert_eq!(
+            out,
+            ["pong 3", "readyok", "error unknown command 'bogus' (try help)", "error move: a1 flips no disc"]
+        );
+    }
+
+    #[test]
+    fn moves_undo_and_list() {
+        let out = session("move f5d6\nmoves\nundo\nmoves\nundo 2\nmove c3 a1 a2\nmoves\n");
+        assert_eq!(
+            out,
+            [
+                "moves f5 d6",
+                "moves f5",
+                "error undo: cannot undo 2, moves played: 1",
+                "error move: move 1 of 3 (c3) is illegal: c3 flips no disc; no move played",
+                "moves f5",
+            ]
+        );
+    }
+
+    #[test]
+    fn go_prints_one_bestmove_and_keeps_the_position() {
+        let out = session("go depth 2\nmoves\n");
+        assert_eq!(out.iter().filter(|l| l.starts_with("bestmove ")).count(), 1);
+        assert!(out.iter().any(|l| l.starts_with("info depth 2 score ")));
+        assert_eq!(out.last().map(String::as_str), Some("moves"));
+    }
+
+    #[test]
+    fn show_prints_board_and_pasteable_string() {
+        let out = session("show\n");
+        assert_eq!(out.len(), 13);
+        assert_eq!(out[4], "4 - - - O X - - - 4");
+        assert_eq!(out[10], "black X 2 white O 2 black to move");
+        assert_eq!(out[11], "legal d3 c4 f5 e6");
+        assert_eq!(out[12], format!("board {}", Position::START));
+    }
+
+    #[test]
+    fn finished_game_refuses_go() {
+        let full_black = format!("setboard {} O\ngo depth 1\nshow\n", "X".repeat(64));
+        let out = session(&full_black);
+        assert_eq!(out[0], "error go: the game is over");
+        assert_eq!(out[12], "game over black wins by 64");
+    }
+}

@@ -1,0 +1,589 @@
+//! The native protocol's grammar: the command table (name, arguments, help; the one place a command is
+//! defined) and the nom parsers that turn one input line into a [`Command`] or a [`ParseError`].
+//! Pure functions: no I/O, no state.
+
+use crate::board::{Move, Position};
+use crate::search::Limits;
+use crate::square::Square;
+use nom::branch::alt;
+use nom::bytes::complete::{take_till1, take_while};
+use nom::combinator::{all_consuming, cut, map, opt, value, verify};
+use nom::multi::many1;
+use nom::sequence::{preceded, terminated};
+use nom::IResult;
+use std::fmt;
+use std::time::Duration;
+
+/// Deepest `go depth`: a game has at most 60 empty squares, so deeper searches are the same search.
+pub const MAX_DEPTH: u32 = 60;
+/// Largest transposition table `set hash` accepts, in megabytes.
+pub const MAX_HASH_MB: usize = 4096;
+/// Longest time argument, in milliseconds (about 11 days): larger values are typing mistakes.
+pub const MAX_MS: u64 = 1_000_000_000;
+/// Longest argument echoed back in an error line, in characters: errors stay one short readable line.
+const MAX_ECHO: usize = 24;
+
+/// One parsed input line.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Command {
+    New,
+    SetBoard(Position),
+    Move(Vec<Move>),
+    Undo(u32),
+    Moves,
+    Go(Limits),
+    Stop,
+    IsReady,
+    Ping(u64),
+    Quit,
+    Show,
+    Eval,
+    SetHash(usize),
+    Help,
+}
+
+impl Command {
+    /// The command's keyword, as the table spells it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::New => "new",
+            Command::SetBoard(_) => "setboard",
+            Command::Move(_) => "move",
+            Command::Undo(_) => "undo",
+            Command::Moves => "moves",
+            Command::Go(_) => "go",
+            Command::Stop => "stop",
+            Command::IsReady => "isready",
+            Command::Ping(_) => "ping",
+            Command::Quit => "quit",
+            Command::Show => "show",
+            Command::Eval => "eval",
+            Command::SetHash(_) => "set",
+            Command::Help => "help",
+        }
+    }
+}
+
+/// A line that is not a command: what was wrong, ready to follow `error ` on the wire.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ParseError {
+    /// The command the line started with, when it was a known one.
+    pub command: Option<&'static str>,
+    pub reason: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.command {
+            Some(name) => write!(f, "{name}: {}", self.reason),
+            None => f.write_str(&self.reason),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The nom error: where parsing stopped and, once known, the reason in words.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Fail<'a> {
+    input: &'a str,
+    reason: Option<String>,
+}
+
+impl<'a> Fail<'a> {
+    fn new(input: &'a str, reason: String) -> Fail<'a> {
+        Fail { input, reason: Some(reason) }
+    }
+
+    fn reason(self) -> String {
+        self.reason.unwrap_or_else(|| match first_token(self.input) {
+            Some(token) => format!("unexpected {}", quote(token)),
+            None => "unexpected end of line".to_string(),
+        })
+    }
+}
+
+impl<'a> nom::error::ParseError<&'a str> for Fail<'a> {
+    fn from_error_kind(input: &'a str, _kind: nom::error::ErrorKind) -> Fail<'a> {
+        Fail { input, reason: None }
+    }
+
+    fn append(_input: &'a str, _kind: nom::error::ErrorKind, other: Fail<'a>) -> Fail<'a> {
+        other
+    }
+}
+
+type PResult<'a, T> = IResult<&'a str, T, Fail<'a>>;
+
+/// One row of the command table: `help` prints it and protocol.md is checked against it.
+pub struct CommandSpec {
+    pub name: &'static str,
+    /// The arguments in the notation of protocol.md (`N`, `MS`, `[optional]`, `a | b`).
+    pub args: &'static str,
+    pub help: &'static str,
+    /// Answered while a search runs (the others are refused then).
+    pub during_search: bool,
+    /// Parses what follows the keyword.
+    parse: for<'a> fn(&'a str) -> PResult<'a, Command>,
+}
+
+impl CommandSpec {
+    /// `name args`, the usage line of protocol.md's headings.
+    pub fn usage(&self) -> String {
+        if self.args.is_empty() {
+            self.name.to_string()
+        } else {
+            format!("{} {}", self.name, self.args)
+        }
+    }
+}
+
+/// Every command of the native protocol, in the order `help` lists them.
+pub const COMMANDS: &[CommandSpec] = &[
+    CommandSpec {
+        name: "new",
+        args: "",
+        help: "start a new game from the start position",
+        during_search: false,
+        parse: |i| Ok((i, Command::New)),
+    },
+    CommandSpec {
+        name: "setboard",
+        args: "BOARD SIDE | start",
+        help: "set up a position (64 squares X O -, then X or O to move); clears the game record",
+        during_search: false,
+        parse: setboard,
+    },
+    CommandSpec {
+        name: "move",
+        args: "MOVE [MOVE ...]",
+        help: "play moves: squares like f5, pass, or run together like f5d6c3; all or none",
+        during_search: false,
+        parse: moves,
+    },
+    CommandSpec {
+        name: "undo",
+        args: "[N]",
+        help: "take back the last N moves (default 1); all or none",
+        during_search: false,
+        parse: undo,
+    },
+    CommandSpec {
+        name: "moves",
+        args: "",
+        help: "list the moves played since new or setboard",
+        during_search: false,
+        parse: |i| Ok((i, Command::Moves)),
+    },
+    CommandSpec {
+        name: "go",
+        args: "depth N | time MS | nodes N | infinite | clock MS [inc MS] [movestogo N]",
+        help: "search the current position, print info lines and one bestmove; the position is unchanged",
+        during_search: false,
+        parse: go,
+    },
+    CommandSpec {
+        name: "stop",
+        args: "",
+        help: "end the search now; its bestmove follows",
+        during_search: true,
+        parse: |i| Ok((i, Command::Stop)),
+    },
+    CommandSpec {
+        name: "isready",
+        args: "",
+        help: "answer readyok (also while searching)",
+        during_search: true,
+        parse: |i| Ok((i, Command::IsReady)),
+    },
+    CommandSpec {
+        name: "ping",
+        args: "N",
+        help: "answer pong N (also while searching)",
+        during_search: true,
+        parse: ping,
+    },
+    CommandSpec {
+        name: "quit",
+        args: "",
+        help: "exit (a search in progress prints its bestmove first)",
+        during_search: true,
+        parse: |i| Ok((i, Command::Quit)),
+    },
+    CommandSpec {
+        name: "show",
+        args: "",
+        help: "print the board, side to move, disc counts, legal moves and the board string",
+        during_search: false,
+        parse: |i| Ok((i, Command::Show)),
+    },
+    CommandSpec {
+        name: "eval",
+        args: "",
+        help: "print the static evaluation in discs for the side to move",
+        during_search: false,
+        parse: |i| Ok((i, Command::Eval)),
+    },
+    CommandSpec {
+        name: "set",
+        args: "hash MB",
+        help: "resize the transposition table to MB megabytes (1 to 4096), clearing it",
+        during_search: false,
+        parse: set,
+    },
+    CommandSpec {
+        name: "help",
+        args: "",
+        help: "list the commands",
+        during_search: false,
+        parse: |i| Ok((i, Command::Help)),
+    },
+];
+
+/// Parses one input line. `Ok(None)` for a blank line; keywords are case-insensitive.
+pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
+    let Some(name) = first_token(line) else {
+        return Ok(None);
+    };
+    for spec in COMMANDS {
+        if let Ok((rest, _)) = keyword(spec.name)(line) {
+            let mut whole = all_consuming(terminated(cut(spec.parse), blank));
+            return match whole(rest) {
+                Ok((_, command)) => Ok(Some(command)),
+                Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
+                    Err(ParseError { command: Some(spec.name), reason: e.reason() })
+                }
+                Err(nom::Err::Incomplete(_)) => {
+                    Err(ParseError { command: Some(spec.name), reason: "incomplete line".to_string() })
+                }
+            };
+        }
+    }
+    Err(ParseError { command: None, reason: format!("unknown command {} (try help)", quote(name)) })
+}
+
+/// A word and the text that follows it, quoted for an error line: control characters escaped, long
+/// words cut, so that binary garbage cannot break the one-line reply.
+pub fn quote(word: &str) -> String {
+    let mut out = String::from("'");
+    for (count, c) in word.chars().enumerate() {
+        if count == MAX_ECHO {
+            out.push_str("...");
+            break;
+        }
+        out.extend(c.escape_debug());
+    }
+    out.push('\'');
+    out
+}
+
+fn first_token(text: &str) -> Option<&str> {
+    text.split_whitespace().next()
+}
+
+/// Whitespace, possibly none.
+fn blank(i: &str) -> PResult<'_, &str> {
+    take_while(char::is_whitespace)(i)
+}
+
+/// The next whitespace-separated word.
+fn token(i: &str) -> PResult<'_, &str> {
+    preceded(blank, take_till1(char::is_whitespace))(i)
+}
+
+/// A keyword, matched case-insensitively and as a whole word only: `go` does not accept `gox`.
+fn keyword<'a>(word: &'static str) -> impl FnMut(&'a str) -> PResult<'a, &'a str> {
+    verify(token, move |t: &str| t.eq_ignore_ascii_case(word))
+}
+
+/// Turns a soft failure (nothing matched here) into a hard one naming what was expected.
+fn expect<'a, T>(
+    what: &'static str,
+    mut parser: impl FnMut(&'a str) -> PResult<'a, T>,
+) -> impl FnMut(&'a str) -> PResult<'a, T> {
+    move |i| match parser(i) {
+        Err(nom::Err::Error(_)) => {
+            let found = first_token(i).map_or("end of line".to_string(), quote);
+            Err(nom::Err::Failure(Fail::new(i, format!("expected {what}, found {found}"))))
+        }
+        other => other,
+    }
+}
+
+/// An unsigned integer in `min..=max`; anything else is a hard error that says which argument.
+fn number<'a, T>(what: &'static str, min: T, max: T) -> impl FnMut(&'a str) -> PResult<'a, T>
+where
+    T: std::str::FromStr + PartialOrd + Copy + fmt::Display,
+{
+    move |i| {
+        let Ok((rest, word)) = token(i) else {
+            return Err(nom::Err::Failure(Fail::new(i, format!("expected {what}, found end of line"))));
+        };
+        // FromStr for integers accepts a leading '+'; the protocol does not.
+        let parsed = if word.starts_with('+') { None } else { word.parse::<T>().ok() };
+        match parsed {
+            Some(n) if min <= n && n <= max => Ok((rest, n)),
+            Some(n) => Err(nom::Err::Failure(Fail::new(i, format!("{what} {n} out of range {min} to {max}")))),
+            None => Err(nom::Err::Failure(Fail::new(
+                i,
+                format!("bad number {} for {what}: expected an integer from {min} to {max}", quote(word)),
+            ))),
+        }
+    }
+}
+
+fn milliseconds<'a>(what: &'static str, min: u64) -> impl FnMut(&'a str) -> PResult<'a, Duration> {
+    map(number(what, min, MAX_MS), Duration::from_millis)
+}
+
+/// The rest of the line as a board string (the squares, then the side to move).
+fn board_string(i: &str) -> PResult<'_, Position> {
+    if i.trim().is_empty() {
+        return Err(nom::Err::Error(Fail { input: i, reason: None }));
+    }
+    match Position::parse(i) {
+        Ok(position) => Ok(("", position)),
+        Err(e) => Err(nom::Err::Failure(Fail::new(i, format!("bad board: {e}")))),
+    }
+}
+
+fn setboard(i: &str) -> PResult<'_, Command> {
+    let start = value(Position::START, keyword("start"));
+    map(expect("a board string or start", alt((start, board_string))), Command::SetBoard)(i)
+}
+
+/// One move word: `pass`, a square, or squares run together (`f5d6c3`).
+fn move_word(i: &str) -> PResult<'_, Vec<Move>> {
+    let (rest, word) = token(i)?;
+    if word.eq_ignore_ascii_case("pass") {
+        return Ok((rest, vec![Move::Pass]));
+    }
+    let squares: Option<Vec<Square>> = if word.is_ascii() && word.len() % 2 == 0 {
+        word.as_bytes().chunks(2).map(|pair| std::str::from_utf8(pair).ok()?.parse::<Square>().ok()).collect()
+    } else {
+        None
+    };
+    match squares {
+        Some(squares) => Ok((rest, squares.into_iter().map(Move::Play).collect())),
+        None => Err(nom::Err::Failure(Fail::new(
+            i,
+            format!("bad move {}: expected a square a1 to h8, pass, or squares run together like f5d6c3", quote(word)),
+        ))),
+    }
+}
+
+fn moves(i: &str) -> PResult<'_, Command> {
+    map(expect("a move", many1(move_word)), |words| Command::Move(words.concat()))(i)
+}
+
+fn undo(i: &str) -> PResult<'_, Command> {
+    if i.trim().is_empty() {
+        return Ok((i, Command::Undo(1)));
+    }
+    map(number("the number of moves", 1, 64), Command::Undo)(i)
+}
+
+fn ping(i: &str) -> PResult<'_, Command> {
+    map(number("the ping number", 0, u64::MAX), Command::Ping)(i)
+}
+
+fn set(i: &str) -> PResult<'_, Command> {
+    let hash = preceded(keyword("hash"), cut(number("hash megabytes", 1, MAX_HASH_MB)));
+    map(expect("an option: hash", hash), Command::SetHash)(i)
+}
+
+fn clock(i: &str) -> PResult<'_, Limits> {
+    let (i, time_left) = milliseconds("milliseconds left", 0)(i)?;
+    let (i, increment) = opt(preceded(keyword("inc"), cut(milliseconds("increment milliseconds", 0))))(i)?;
+    let (i, moves_to_go) = opt(preceded(keyword("movestogo"), cut(number("moves to go", 1, 60))))(i)?;
+    Ok((i, Limits::Clock { time_left, increment: increment.unwrap_or(Duration::ZERO), moves_to_go }))
+}
+
+fn go(i: &str) -> PResult<'_, Command> {
+    let limits = alt((
+        preceded(keyword("depth"), cut(map(number("depth", 1, MAX_DEPTH), Limits::Depth))),
+        preceded(keyword("time"), cut(map(milliseconds("milliseconds", 1), Limits::MoveTime))),
+        preceded(keyword("nodes"), cut(map(number("nodes", 1, u64::MAX), Limits::Nodes))),
+        value(Limits::Infinite, keyword("infinite")),
+        preceded(keyword("clock"), cut(clock)),
+    ));
+    map(expect("depth N, time MS, nodes N, infinite or clock MS", limits), Command::Go)(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(line: &str) -> Command {
+        match parse_line(line) {
+            Ok(Some(command)) => command,
+            other => panic!("{line:?} gave {other:?}"),
+        }
+    }
+
+    fn err(line: &str) -> String {
+        match parse_line(line) {
+            Err(e) => e.to_string(),
+            other => panic!("{line:?} gave {other:?}, expected an error"),
+        }
+    }
+
+    fn sq(name: &str) -> Move {
+        Move::Play(name.parse().unwrap())
+    }
+
+    #[test]
+    fn blank_lines_are_nothing() {
+        assert_eq!(parse_line(""), Ok(None));
+        assert_eq!(parse_line("  \t \r"), Ok(None));
+    }
+
+    #[test]
+    fn simple_commands() {
+        assert_eq!(ok("new"), Command::New);
+        assert_eq!(ok("stop"), Command::Stop);
+        assert_eq!(ok("isready"), Command::IsReady);
+        assert_eq!(ok("quit"), Command::Quit);
+        assert_eq!(ok("show"), Command::Show);
+        assert_eq!(ok("eval"), Command::Eval);
+        assert_eq!(ok("help"), Command::Help);
+        assert_eq!(ok("moves"), Command::Moves);
+        assert_eq!(ok("ping 42"), Command::Ping(42));
+        assert_eq!(ok("set hash 16"), Command::SetHash(16));
+    }
+
+    #[test]
+    fn keywords_are_case_insensitive_and_spaces_free() {
+        assert_eq!(ok("  GO   Depth\t5  "), Command::Go(Limits::Depth(5)));
+        assert_eq!(ok("IsReady\r"), Command::IsReady);
+        assert_eq!(ok("Move F5 PASS"), Command::Move(vec![sq("f5"), Move::Pass]));
+    }
+
+    #[test]
+    fn keywords_match_whole_words_only() {
+        assert_eq!(err("gox depth 3"), "unknown command 'gox' (try help)");
+        assert_eq!(err("g"), "unknown command 'g' (try help)");
+        assert_eq!(err("go depthx 3"), "go: expected depth N, time MS, nodes N, infinite or clock MS, found 'depthx'");
+        assert_eq!(err("newgame"), "unknown command 'newgame' (try help)");
+        assert_eq!(err("new game"), "new: unexpected 'game'");
+    }
+
+    #[test]
+    fn go_limits() {
+        assert_eq!(ok("go depth 8"), Command::Go(Limits::Depth(8)));
+        assert_eq!(ok("go time 1500"), Command::Go(Limits::MoveTime(Duration::from_millis(1500))));
+        assert_eq!(ok("go nodes 100000"), Command::Go(Limits::Nodes(100_000)));
+        assert_eq!(ok("go infinite"), Command::Go(Limits::Infinite));
+        let clock = |left, inc, mtg| {
+            Command::Go(Limits::Clock {
+                time_left: Duration::from_millis(left),
+                increment: Duration::from_millis(inc),
+                moves_to_go: mtg,
+            })
+        };
+        assert_eq!(ok("go clock 60000"), clock(60000, 0, None));
+        assert_eq!(ok("go clock 60000 inc 500"), clock(60000, 500, None));
+        assert_eq!(ok("go clock 60000 movestogo 20"), clock(60000, 0, Some(20)));
+        assert_eq!(ok("go clock 0 inc 1 movestogo 1"), clock(0, 1, Some(1)));
+    }
+
+    #[test]
+    fn go_errors() {
+        assert_eq!(err("go"), "go: expected depth N, time MS, nodes N, infinite or clock MS, found end of line");
+        assert_eq!(err("go depth"), "go: expected depth, found end of line");
+        assert_eq!(err("go depth x"), "go: bad number 'x' for depth: expected an integer from 1 to 60");
+        assert_eq!(err("go depth -3"), "go: bad number '-3' for depth: expected an integer from 1 to 60");
+        assert_eq!(err("go depth +3"), "go: bad number '+3' for depth: expected an integer from 1 to 60");
+        assert_eq!(err("go depth 0"), "go: depth 0 out of range 1 to 60");
+        assert_eq!(err("go depth 61"), "go: depth 61 out of range 1 to 60");
+        assert_eq!(err("go depth 3 4"), "go: unexpected '4'");
+        assert_eq!(err("go time 0"), "go: milliseconds 0 out of range 1 to 1000000000");
+        assert!(err("go nodes 99999999999999999999").starts_with("go: bad number '99999999999999999999' for nodes"));
+        assert_eq!(err("go infinite now"), "go: unexpected 'now'");
+        assert_eq!(err("go clock 100 inc"), "go: expected increment milliseconds, found end of line");
+        assert_eq!(err("go clock 100 movestogo 0"), "go: moves to go 0 out of range 1 to 60");
+        assert_eq!(err("go clock 100 movestogo 5 inc 3"), "go: unexpected 'inc'");
+    }
+
+    #[test]
+    fn moves_in_every_notation() {
+        assert_eq!(ok("move f5"), Command::Move(vec![sq("f5")]));
+        assert_eq!(ok("move pass"), Command::Move(vec![Move::Pass]));
+        assert_eq!(ok("move f5 d6 c3"), Command::Move(vec![sq("f5"), sq("d6"), sq("c3")]));
+        assert_eq!(ok("move F5d6C3"), Command::Move(vec![sq("f5"), sq("d6"), sq("c3")]));
+        assert_eq!(ok("move f5d6 pass c3"), Command::Move(vec![sq("f5"), sq("d6"), Move::Pass, sq("c3")]));
+    }
+
+    #[test]
+    fn move_errors() {
+        assert_eq!(err("move"), "move: expected a move, found end of line");
+        let bad = |w: &str| {
+            format!("move: bad move '{w}': expected a square a1 to h8, pass, or squares run together like f5d6c3")
+        };
+        assert_eq!(err("move z9"), bad("z9"));
+        assert_eq!(err("move f5 d6c"), bad("d6c"));
+        assert_eq!(err("move f5d9"), bad("f5d9"));
+        assert_eq!(err("move passs"), bad("passs"));
+        assert_eq!(err("move é1"), bad("é1"));
+    }
+
+    #[test]
+    fn setboard_forms() {
+        let start = "---------------------------OX------XO--------------------------- X";
+        assert_eq!(ok(&format!("setboard {start}")), Command::SetBoard(Position::START));
+        assert_eq!(ok("setboard START"), Command::SetBoard(Position::START));
+        assert_eq!(err("setboard"), "setboard: expected a board string or start, found end of line");
+        assert_eq!(err("setboard start now"), "setboard: unexpected 'now'");
+        assert_eq!(err("setboard ---"), "setboard: bad board: board has 3 squares, expected 64");
+        let bad = start.replacen('O', "Z", 1);
+        assert!(err(&format!("setboard {bad}")).starts_with("setboard: bad board: bad character 'Z' at d4"));
+        assert!(err(&format!("setboard {start} Q")).starts_with("setboard: bad board: unexpected text"));
+    }
+
+    #[test]
+    fn other_argument_errors() {
+        assert_eq!(err("ping"), "ping: expected the ping number, found end of line");
+        assert_eq!(
+            err("ping x"),
+            "ping: bad number 'x' for the ping number: expected an integer from 0 to 18446744073709551615"
+        );
+        assert_eq!(err("undo 0"), "undo: the number of moves 0 out of range 1 to 64");
+        assert_eq!(ok("undo"), Command::Undo(1));
+        assert_eq!(ok("undo 3"), Command::Undo(3));
+        assert_eq!(err("set"), "set: expected an option: hash, found end of line");
+        assert_eq!(err("set colour red"), "set: expected an option: hash, found 'colour'");
+        assert_eq!(err("set hash 0"), "set: hash megabytes 0 out of range 1 to 4096");
+        assert_eq!(err("set hash 5000"), "set: hash megabytes 5000 out of range 1 to 4096");
+    }
+
+    #[test]
+    fn garbage_is_quoted_on_one_line() {
+        assert_eq!(err("\u{fffd}\u{1b}[2J"), "unknown command '\u{fffd}\\u{1b}[2J' (try help)");
+        assert_eq!(err(&"x".repeat(100)), format!("unknown command '{}...' (try help)", "x".repeat(MAX_ECHO)));
+        assert_eq!(err("\0"), "unknown command '\\0' (try help)");
+    }
+
+    #[test]
+    fn every_table_command_parses_and_names_itself() {
+        let samples = [
+            "new",
+            "setboard start",
+            "move f5",
+            "undo",
+            "moves",
+            "go depth 1",
+            "stop",
+            "isready",
+            "ping 1",
+            "quit",
+            "show",
+            "eval",
+            "set hash 1",
+            "help",
+        ];
+        assert_eq!(samples.len(), COMMANDS.len());
+        for (spec, sample) in COMMANDS.iter().zip(samples) {
+            assert_eq!(ok(sample).name(), spec.name);
+        }
+    }
+}
