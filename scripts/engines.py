@@ -217,10 +217,18 @@ class NativeEngine(Engine):
         board, side = pos.board_string()
         self.proc.send(f"setboard {board} {side}")
         self.proc.send(self.go_command(limit))
+        self.last_score = None
         while True:
             line = self.proc.recv(deadline, "bestmove")
             words = line.split()
-            if not words or words[0] == "info":
+            if not words:
+                continue
+            if words[0] == "info":
+                if "score" in words[:-1]:
+                    try:
+                        self.last_score = int(words[words.index("score") + 1])
+                    except ValueError:
+                        pass  # a score is only for the record; a bad one does not lose the game
                 continue
             if words[0] == "bestmove" and len(words) == 2:
                 return words[1]
