@@ -73,6 +73,10 @@ class EngineSpec:
             raise UsageError("every engine needs cmd=...")
         if self.name is None:
             self.name = os.path.basename(self.argv[0]) + (f"-d{self.depth}" if self.depth else "")
+        if self.proto == "gtp" and (self.depth or self.nodes):
+            raise UsageError(f"engine {self.name}: GTP has no depth or nodes; set the level with init='...'")
+        if self.proto == "nboard" and self.nodes:
+            raise UsageError(f"engine {self.name}: NBoard has no node limit; use depth=")
         if self.depth is not None and self.proto == "nboard":
             self.init.insert(0, f"set depth {self.depth}")
 

@@ -3,6 +3,7 @@
 
     fake_engine.py [--proto native|gtp|nboard] [--style first|greedy] [--mode MODE] [--after N]
 
+--delay MS thinks that long per move; --pidfile FILE records its process id.
 MODE (from the N-th move it is asked for, counted per process, default 1): good, illegal (an occupied
 square), pass (claims a pass while it has moves), garbage (prints nonsense instead of a move), hang (never
 answers), crash (exits with status 3), slow (answers after 1.5 s), badstart (exits before the handshake).
@@ -47,6 +48,7 @@ class Brain:
             sys.exit(3)
         if mode == "slow":
             time.sleep(1.5)
+        time.sleep(self.args.delay / 1000)
         if not legal:
             return "pass"
         if self.args.style == "greedy":
@@ -163,7 +165,12 @@ def main():
     p.add_argument("--style", default="first")
     p.add_argument("--mode", default="good")
     p.add_argument("--after", type=int, default=1)
+    p.add_argument("--delay", type=int, default=0, help="milliseconds to think per move")
+    p.add_argument("--pidfile", help="append this process id to the file (tests check it is gone)")
     args = p.parse_args()
+    if args.pidfile:
+        with open(args.pidfile, "a", encoding="utf-8") as f:
+            f.write(f"{os.getpid()}\n")
     if args.mode == "badstart":
         sys.exit(2)
     {"native": native, "gtp": gtp, "nboard": nboard}[args.proto](Brain(args))

@@ -6,9 +6,11 @@ import io
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import othello
@@ -17,6 +19,15 @@ import referee
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE = f"{shlex.quote(sys.executable)} {shlex.quote(os.path.join(HERE, 'fake_engine.py'))}"
 RHINO = shutil.which("gtp-rhino") or ("/usr/games/gtp-rhino" if os.path.exists("/usr/games/gtp-rhino") else None)
+
+
+def alive(pid):
+    """True while `pid` runs (a zombie waiting to be reaped counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def fake(*flags, proto="native", name=None):
@@ -166,6 +177,32 @@ class Bookkeeping(Run):
         # a different match in the same directory is refused
         self.match(a, b, "--count", "2", "--movetime", "500", expect=2)
 
+    def test_interrupt_keeps_finished_games_and_stops_the_engines(self):
+        pids = os.path.join(self.dir, "pids")
+        a = fake("--delay", "15", "--pidfile", pids, name="a")
+        b = fake("--style greedy", "--delay", "15", "--pidfile", pids, name="b")
+        argv = [sys.executable, os.path.join(os.path.dirname(HERE), "referee.py"), "match", "-e", *a, "-e", *b,
+                "--count", "3", "--movetime", "1000", "--out", self.out]
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        results = os.path.join(self.out, referee.RESULTS)
+        while time.monotonic() < deadline and not (os.path.exists(results) and self.records()[1]):
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, 130, err)
+        self.assertIn("run the same command again to resume", err)
+        _, games = self.records()
+        self.assertTrue(1 <= len(games) < 6, len(games))
+        self.assert_consistent(games)
+        with open(pids, encoding="utf-8") as f:
+            for pid in map(int, f.read().split()):
+                self.assertFalse(alive(pid), f"engine {pid} still running")
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(f"resuming: {len(games)} games already played", done.stderr)
+        self.assertEqual(sorted(self.records()[1]), list(range(6)))
+
     def test_shards_merge_into_the_full_summary(self):
         a, b = fake("--style greedy", name="greedy"), fake(name="first")
         full = self.match(a, b, "--count", "4", "--movetime", "500", out=os.path.join(self.dir, "full"))
@@ -226,6 +263,12 @@ class Bookkeeping(Run):
                                  "--out", self.out])
         self.assertEqual(code, 2)
         self.assertIn("bad.txt:2", stderr.getvalue())
+
+    def test_bad_engine_options_are_refused(self):
+        for tokens in (["cmd=x", "depth=0"], ["cmd=x", "depth=six"], ["cmd=x", "proto=uci"], ["name=x"],
+                       ["cmd=x", "colour=red"], ["cmd=x", "proto=gtp", "depth=4"]):
+            with self.subTest(tokens=tokens), self.assertRaises(referee.UsageError):
+                referee.EngineSpec(tokens)
 
     def test_builtin_openings_are_legal_and_distinct(self):
         import openings
