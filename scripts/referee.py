@@ -232,7 +232,7 @@ def play_game(players, opening, settings, stop):
             "faulty": None, "kind": "finished"}
 
 
-def ggf(record, opening_len):
+def ggf(record):
     """One game as a GGF line (NBoard and GGS read it): opening moves without times, then move/eval/time."""
     start = "-" * 27 + "O*------*O" + "-" * 27
     pos = othello.Position.start()
@@ -355,7 +355,7 @@ def summarise(header, games, sprt=None):
         lines.append(
             f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: LLR {llr:.2f} "
             f"bounds [{sprt.lower:.2f}, {sprt.upper:.2f}] -> "
-            + {"H1": "H1 accepted (A is stronger by elo1)", "H0": "H0 accepted", None: "undecided"}[verdict]
+            + {"H1": "H1 accepted (A is stronger)", "H0": "H0 accepted", None: "undecided"}[verdict]
         )
     if forfeits:
         lines.append(f"forfeits ({len(forfeits)}):")
@@ -434,7 +434,7 @@ class Match:
             "end": time.time(),
         }
         with self.lock:
-            for name, text in ((RESULTS, json.dumps(rec)), (GAMES, ggf(rec, len(self.lines[gid // 2])))):
+            for name, text in ((RESULTS, json.dumps(rec)), (GAMES, ggf(rec))):
                 with open(os.path.join(self.out, name), "a", encoding="utf-8") as f:
                     f.write(text + "\n")
                     f.flush()
@@ -630,7 +630,7 @@ def cmd_merge(args):
                 f.write(json.dumps(merged[gid]) + "\n")
         with open(os.path.join(args.out, GAMES), "w", encoding="utf-8") as f:
             for gid in sorted(merged):
-                f.write(ggf(merged[gid], 0) + "\n")
+                f.write(ggf(merged[gid]) + "\n")
     print(summarise(header, merged, sprt))
     return 0
 

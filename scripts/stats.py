@@ -4,10 +4,12 @@ Elo uses the logistic model (score s = 1 / (1 + 10^(-elo/400))). The interval co
 score variance (normal approximation). The SPRT follows fishtest's generalised SPRT on game pairs (the
 two colours of one opening, the pentanomial model), because in Othello an opening can favour one colour
 strongly and pairing removes that noise; LLR = N (s1 - s0)(2 m - s0 - s1) / (2 var) for N pair scores
-with mean m and variance var.
+with mean m and variance var (regularised, see Sprt.llr).
 """
 
 import math
+
+PRIOR = 0.5  # pseudo-count per pentanomial outcome in the SPRT (see Sprt.llr)
 
 
 def elo_to_score(elo):
@@ -62,8 +64,12 @@ class Sprt:
         n = len(pair_scores)
         if n < 2:
             return 0.0
-        m, var = mean_var(pair_scores)
-        var = max(var, 1e-6)  # all pairs equal: no spread yet, keep the ratio finite
+        # Half a pseudo-pair on each of the five outcomes: without it a few identical pairs have zero
+        # variance and the LLR explodes (two drawn pairs would "accept" H0); its weight fades as n grows.
+        weights = [(x, 1.0) for x in pair_scores] + [(x, PRIOR) for x in (0, 0.25, 0.5, 0.75, 1)]
+        total = sum(w for _, w in weights)
+        m = sum(x * w for x, w in weights) / total
+        var = sum(w * (x - m) ** 2 for x, w in weights) / total
         s0, s1 = elo_to_score(self.elo0), elo_to_score(self.elo1)
         return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * var)
 

@@ -43,6 +43,10 @@ class Sprt(unittest.TestCase):
         self.assertEqual(verdict, "H0")
         self.assertLess(llr, sprt.lower)
 
+    def test_a_few_identical_pairs_decide_nothing(self):
+        self.assertEqual(stats.Sprt(0, 100).decision([0.5, 0.5])[1], None)
+        self.assertEqual(stats.Sprt(0, 100).decision([1.0, 1.0, 1.0])[1], None)
+
     def test_undecided_with_little_data_and_bounds(self):
         sprt = stats.Sprt(0, 5, 0.05, 0.05)
         self.assertAlmostEqual(sprt.upper, math.log(19))
