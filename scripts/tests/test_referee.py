@@ -67,7 +67,7 @@ class Run(unittest.TestCase):
 class Matches(Run):
     def test_native_match_records_every_game_and_prints_elo(self):
         text = self.match(fake("--style greedy", name="greedy"), fake(name="first"), "--count", "3", "-j", "2",
-                          "--movetime", "500")
+                          "--movetime", "5000")
         header, games = self.records()
         self.assertEqual(sorted(games), list(range(6)))
         self.assert_consistent(games)
@@ -88,7 +88,7 @@ class Matches(Run):
         for proto in ("gtp", "nboard"):
             out = os.path.join(self.dir, proto)
             self.match(fake("--style greedy", proto=proto, name="g"), fake(proto="native", name="n"),
-                       "--count", "2", "--movetime", "500", out=out)
+                       "--count", "2", "--movetime", "5000", out=out)
             _, games = self.records(out)
             self.assertEqual(len(games), 4, proto)
             self.assertTrue(all(g["reason"] == "finished" for g in games.values()), proto)
@@ -111,7 +111,8 @@ class Adjudication(Run):
         "slow": ("time", "in time"),
     }
 
-    def check(self, mode, proto, extra=("--movetime", "300", "--margin", "150")):
+    # Generous for the good engine even on a loaded machine, short of the slow mode's 2.5 s.
+    def check(self, mode, proto, extra=("--movetime", "1000", "--margin", "200")):
         out = os.path.join(self.dir, f"{mode}-{proto}")
         self.match(fake("--style greedy", proto=proto, name="good"),
                    fake("--mode", mode, "--after", "3", proto=proto, name="bad"),
@@ -142,11 +143,11 @@ class Adjudication(Run):
                     self.assertEqual(kinds, {self.CASES[mode][0]})
 
     def test_clock_forfeit(self):
-        games = self.check("slow", "native", ("--tc", "1", "--margin", "100"))
+        games = self.check("slow", "native", ("--tc", "2", "--margin", "100"))
         self.assertTrue(all(g["kind"] == "time" for g in games.values()))
 
     def test_engine_that_dies_at_start_loses_every_game(self):
-        self.match(fake(name="good"), fake("--mode", "badstart", name="bad"), "--count", "2", "--movetime", "300")
+        self.match(fake(name="good"), fake("--mode", "badstart", name="bad"), "--count", "2", "--movetime", "5000")
         _, games = self.records()
         self.assertEqual(len(games), 4)
         for rec in games.values():
@@ -154,7 +155,7 @@ class Adjudication(Run):
             self.assertIn("start", rec["reason"])
 
     def test_missing_program_is_a_forfeit_not_a_crash_of_the_referee(self):
-        self.match(fake(name="good"), ["cmd=/nonexistent/engine", "name=ghost"], "--count", "1", "--movetime", "300")
+        self.match(fake(name="good"), ["cmd=/nonexistent/engine", "name=ghost"], "--count", "1", "--movetime", "5000")
         _, games = self.records()
         self.assertTrue(all("cannot start" in g["reason"] for g in games.values()))
 
@@ -162,27 +163,27 @@ class Adjudication(Run):
 class Bookkeeping(Run):
     def test_resume_plays_only_missing_games(self):
         a, b = fake("--style greedy", name="greedy"), fake(name="first")
-        self.match(a, b, "--count", "3", "--movetime", "500")
+        self.match(a, b, "--count", "3", "--movetime", "5000")
         path = os.path.join(self.out, referee.RESULTS)
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
         self.assertEqual(len(lines), 7)
         with open(path, "w", encoding="utf-8") as f:  # as if killed while writing game 3
             f.write("\n".join(lines[:3]) + "\n" + lines[3][:20])
-        self.match(a, b, "--count", "3", "--movetime", "500")
+        self.match(a, b, "--count", "3", "--movetime", "5000")
         _, games = self.records()
         self.assertEqual(sorted(games), list(range(6)))
         with open(path, encoding="utf-8") as f:
             self.assertEqual(len(f.read().splitlines()), 7)  # header, 2 kept, 4 replayed: the torn line is cut
         # a different match in the same directory is refused
-        self.match(a, b, "--count", "2", "--movetime", "500", expect=2)
+        self.match(a, b, "--count", "2", "--movetime", "5000", expect=2)
 
     def test_interrupt_keeps_finished_games_and_stops_the_engines(self):
         pids = os.path.join(self.dir, "pids")
         a = fake("--delay", "15", "--pidfile", pids, name="a")
         b = fake("--style greedy", "--delay", "15", "--pidfile", pids, name="b")
         argv = [sys.executable, os.path.join(os.path.dirname(HERE), "referee.py"), "match", "-e", *a, "-e", *b,
-                "--count", "3", "--movetime", "1000", "--out", self.out]
+                "--count", "3", "--movetime", "5000", "--out", self.out]
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 60
         results = os.path.join(self.out, referee.RESULTS)
@@ -205,11 +206,11 @@ class Bookkeeping(Run):
 
     def test_shards_merge_into_the_full_summary(self):
         a, b = fake("--style greedy", name="greedy"), fake(name="first")
-        full = self.match(a, b, "--count", "4", "--movetime", "500", out=os.path.join(self.dir, "full"))
+        full = self.match(a, b, "--count", "4", "--movetime", "5000", out=os.path.join(self.dir, "full"))
         parts = []
         for k in (1, 2):
             out = os.path.join(self.dir, f"shard{k}")
-            self.match(a, b, "--count", "4", "--movetime", "500", "--shard", f"{k}/2", out=out)
+            self.match(a, b, "--count", "4", "--movetime", "5000", "--shard", f"{k}/2", out=out)
             _, games = self.records(out)
             self.assertEqual({g // 2 % 2 for g in games}, {k - 1})
             parts.append(out)
@@ -223,8 +224,8 @@ class Bookkeeping(Run):
 
     def test_merge_refuses_different_matches(self):
         a, b = fake(name="x"), fake(name="y")
-        self.match(a, b, "--count", "1", "--movetime", "300", out=os.path.join(self.dir, "m1"))
-        self.match(a, b, "--count", "1", "--movetime", "400", out=os.path.join(self.dir, "m2"))
+        self.match(a, b, "--count", "1", "--movetime", "3000", out=os.path.join(self.dir, "m1"))
+        self.match(a, b, "--count", "1", "--movetime", "4000", out=os.path.join(self.dir, "m2"))
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
             code = referee.main(["merge", os.path.join(self.dir, "m1"), os.path.join(self.dir, "m2")])
         self.assertEqual(code, 2)
@@ -232,7 +233,7 @@ class Bookkeeping(Run):
     def test_sprt_stops_once_decided(self):
         xot = self.write_xot(40)
         text = self.match(fake(name="good"), fake("--mode", "illegal", name="bad"), "--openings", xot,
-                          "--movetime", "300", "--sprt", "elo0=0 elo1=50")
+                          "--movetime", "5000", "--sprt", "elo0=0 elo1=50")
         _, games = self.records()
         self.assertLess(len(games), 80)
         self.assertIn("H1 accepted", text)
@@ -283,7 +284,7 @@ class Bookkeeping(Run):
         done = subprocess.run([sys.executable, script, "match", "-e", "cmd=x", "-e"], capture_output=True, text=True)
         self.assertEqual(done.returncode, 2)
         done = subprocess.run([sys.executable, script, "match", *["-e", *fake(name="p")], *["-e", *fake(name="q")],
-                               "--count", "1", "--movetime", "300", "--out", self.out], capture_output=True, text=True)
+                               "--count", "1", "--movetime", "5000", "--out", self.out], capture_output=True, text=True)
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("Elo difference", done.stdout)
         self.assertIn("games 2/2", done.stderr)
@@ -293,7 +294,7 @@ class Bookkeeping(Run):
 class Rhino(Run):
     def test_plays_gtp_rhino(self):
         self.match(fake("--style greedy", name="greedy"), [f"cmd={RHINO}", "proto=gtp", "name=rhino"],
-                   "--count", "2", "--movetime", "1000")
+                   "--count", "2", "--movetime", "5000")
         _, games = self.records()
         self.assertEqual(len(games), 4)
         self.assertTrue(all(g["reason"] == "finished" for g in games.values()), games)
