@@ -1,0 +1,682 @@
+#!/usr/bin/env python3
+"""The referee: plays engine-vs-engine Othello matches and summarises them (Python 3 standard library only).
+
+    referee.py match -e cmd=... proto=native depth=6 name=d6 -e cmd=... depth=4 name=d4 --count 20 --out DIR
+    referee.py merge DIR [DIR ...]          one summary from several shards' records
+
+Each opening is played twice, colours swapped. The referee keeps the board (othello.py), checks every
+move, runs the clocks and adjudicates; finished games go to an append-only DIR/results.jsonl (one JSON
+record a line, first line the match header) and DIR/games.ggf, so an interrupted match resumes where it
+stopped when the same command is run again. See the README section "Matches (referee)".
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import shlex
+import sys
+import threading
+import time
+
+import engines
+import othello
+import openings as builtin_openings
+import stats
+
+RESULTS = "results.jsonl"
+GAMES = "games.ggf"
+SUMMARY = "summary.txt"
+
+
+class UsageError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------------------------- set-up
+
+
+class EngineSpec:
+    """One `-e key=value ...` engine description."""
+
+    KEYS = ("cmd", "name", "dir", "proto", "depth", "nodes", "init")
+
+    def __init__(self, tokens):
+        self.argv, self.name, self.cwd, self.proto = None, None, None, "native"
+        self.depth = self.nodes = None
+        self.init = []
+        for tok in tokens:
+            key, sep, value = tok.partition("=")
+            if not sep or key not in self.KEYS:
+                raise UsageError(f"engine option {tok!r}: expected one of {', '.join(k + '=' for k in self.KEYS)}")
+            if key == "cmd":
+                self.argv = shlex.split(value)
+            elif key == "name":
+                self.name = value
+            elif key == "dir":
+                self.cwd = value
+            elif key == "proto":
+                if value not in engines.PROTOCOLS:
+                    raise UsageError(f"proto={value}: expected one of {', '.join(engines.PROTOCOLS)}")
+                self.proto = value
+            elif key in ("depth", "nodes"):
+                try:
+                    number = int(value)
+                except ValueError:
+                    raise UsageError(f"{key}={value}: not a whole number") from None
+                if number < 1:
+                    raise UsageError(f"{key}={value}: must be at least 1")
+                setattr(self, key, number)
+            else:
+                self.init.append(value)
+        if not self.argv:
+            raise UsageError("every engine needs cmd=...")
+        if self.name is None:
+            self.name = os.path.basename(self.argv[0]) + (f"-d{self.depth}" if self.depth else "")
+        if self.proto == "gtp" and (self.depth or self.nodes):
+            raise UsageError(f"engine {self.name}: GTP has no depth or nodes; set the level with init='...'")
+        if self.proto == "nboard" and self.nodes:
+            raise UsageError(f"engine {self.name}: NBoard has no node limit; use depth=")
+        if self.depth is not None and self.proto == "nboard":
+            self.init.insert(0, f"set depth {self.depth}")
+
+    def identity(self):
+        return {"name": self.name, "proto": self.proto, "depth": self.depth, "nodes": self.nodes, "init": self.init}
+
+
+def load_openings(path, count, seed):
+    """(lines, source): each line a list of moves; validated so that a bad file fails before any game."""
+    if path:
+        try:
+            with open(path, encoding="utf-8") as f:
+                raw = [(n + 1, line.strip()) for n, line in enumerate(f)]
+        except OSError as e:
+            raise UsageError(f"cannot read openings: {e}") from None
+        source = path
+    else:
+        raw = list(enumerate(builtin_openings.DEFAULT, 1))
+        source = "built-in"
+    lines = []
+    for number, text in raw:
+        if not text or text.startswith("#"):
+            continue
+        try:
+            moves = othello.parse_line(text)
+            othello.replay(moves)
+        except ValueError as e:
+            raise UsageError(f"{source}:{number}: {e}") from None
+        lines.append(moves)
+    if seed is not None:
+        import random
+
+        random.Random(seed).shuffle(lines)
+    if count is not None:
+        if count > len(lines):
+            raise UsageError(f"--count {count}: only {len(lines)} openings in {source}")
+        lines = lines[:count]
+    if not lines:
+        raise UsageError(f"no openings in {source}")
+    return lines, source
+
+
+def transcript(moves):
+    return "".join(othello.square_name(m) for m in moves if m is not othello.PASS)
+
+
+def parse_tc(text):
+    """`60+0.5` or `60` (seconds) -> (base ms, increment ms)."""
+    base, _, inc = text.partition("+")
+    try:
+        b, i = float(base), float(inc or 0)
+    except ValueError:
+        raise UsageError(f"--tc {text}: expected SECONDS[+INCREMENT]") from None
+    if b <= 0 or i < 0:
+        raise UsageError(f"--tc {text}: base must be > 0, increment >= 0")
+    return b * 1000, i * 1000
+
+
+def parse_shard(text):
+    k, sep, n = text.partition("/")
+    try:
+        k, n = int(k), int(n)
+    except ValueError:
+        raise UsageError(f"--shard {text}: expected K/N") from None
+    if not sep or not 1 <= k <= n:
+        raise UsageError(f"--shard {text}: need 1 <= K <= N")
+    return k, n
+
+
+# ---------------------------------------------------------------------------------------------- one game
+
+
+class Settings:
+    def __init__(self, movetime_ms=None, clock=None, margin_ms=200, timeout_s=60.0, start_timeout_s=10.0):
+        self.movetime_ms, self.clock, self.margin_ms = movetime_ms, clock, margin_ms
+        self.timeout_s, self.start_timeout_s = timeout_s, start_timeout_s
+
+    def identity(self):
+        return {"movetime_ms": self.movetime_ms, "clock_ms": self.clock}
+
+
+class GameResult(Exception):
+    """Raised to end a game early: `loser` colour, `kind`, `detail`."""
+
+    def __init__(self, loser, kind, detail):
+        super().__init__(detail)
+        self.loser, self.kind, self.detail = loser, kind, detail
+
+
+def play_game(players, opening, settings, stop):
+    """Play one game. `players` maps colour -> started Engine. Returns a dict (moves, discs, winner,
+    reason, faulty colour or None). Returns None if `stop` was set during the game (interrupted)."""
+    moves, times = list(opening), [None] * len(opening)
+    pos = othello.replay(opening)
+    clocks = {c: settings.clock[0] for c in players} if settings.clock else None
+
+    def blame(colour, call):
+        try:
+            return call()
+        except engines.Forfeit as f:
+            raise GameResult(colour, f.kind, f.detail) from None
+
+    try:
+        for colour, eng in players.items():
+            blame(colour, lambda: eng.new_game(opening, time.monotonic() + settings.start_timeout_s))
+        while not pos.is_over():
+            if stop.is_set():
+                return None
+            side = pos.side
+            if pos.must_pass():
+                move, spent = othello.PASS, None
+            else:
+                eng = players[side]
+                limit = engines.Limit(eng.spec.depth, eng.spec.nodes, settings.movetime_ms)
+                if clocks is not None:
+                    limit.clock_ms, limit.inc_ms = clocks[side], settings.clock[1]
+                t0 = time.monotonic()
+                if clocks is not None:
+                    budget = clocks[side] / 1000
+                elif settings.movetime_ms is not None and eng.spec.depth is None and eng.spec.nodes is None:
+                    budget = settings.movetime_ms / 1000
+                else:
+                    budget = settings.timeout_s - settings.margin_ms / 1000
+                text = blame(side, lambda: eng.think(pos, limit, t0 + budget + settings.margin_ms / 1000))
+                spent = time.monotonic() - t0
+                if spent > budget + settings.margin_ms / 1000:
+                    raise GameResult(side, "time", f"answered after {spent:.3f}s, allowed {budget:.3f}s")
+                if clocks is not None:
+                    clocks[side] = max(0.0, clocks[side] - spent * 1000) + settings.clock[1]
+                try:
+                    move = othello.parse_square(text)
+                except ValueError:
+                    raise GameResult(side, "garbage", f"move {text[:40]!r} is not a square") from None
+            try:
+                after = pos.play(move)
+            except othello.IllegalMove as e:
+                raise GameResult(side, "illegal", f"move {len(moves) + 1}: {e}") from None
+            for colour, eng in players.items():
+                # by_self: the engine chose this move itself (a forced pass was chosen by nobody)
+                blame(colour, lambda: eng.on_move(move, side, colour == side and spent is not None))
+            moves.append(move)
+            times.append(spent)
+            pos = after
+    except GameResult as r:
+        if stop.is_set():
+            return None
+        winner = othello.WHITE if r.loser == othello.BLACK else othello.BLACK
+        return {"moves": moves, "times": times, "discs": None, "winner": winner,
+                "reason": f"{r.kind}: {r.detail}", "faulty": r.loser, "kind": r.kind}
+    diff = pos.disc_diff()
+    winner = othello.BLACK if diff > 0 else othello.WHITE if diff < 0 else "draw"
+    return {"moves": moves, "times": times, "discs": diff, "winner": winner, "reason": "finished",
+            "faulty": None, "kind": "finished"}
+
+
+def ggf(record):
+    """One game as a GGF line (NBoard and GGS read it): opening moves without times, then move/eval/time."""
+    start = "-" * 27 + "O*------*O" + "-" * 27
+    pos = othello.Position.start()
+    body = []
+    for i, text in enumerate(record["moves"]):
+        mv = othello.parse_square(text)
+        if mv is not othello.PASS and pos.must_pass():
+            body.append(f"{'B' if pos.side == othello.BLACK else 'W'}[PA]")
+            pos = pos.play(othello.PASS)
+        t = record["times"][i]
+        suffix = "" if t is None else f"//{t:.2f}"
+        body.append(f"{'B' if pos.side == othello.BLACK else 'W'}[{text.upper() if mv is not None else 'PA'}{suffix}]")
+        pos = pos.play(mv)
+    if record["discs"] is not None:
+        result = f"{record['discs']:+d}.000" if record["discs"] else "0.000"
+    else:
+        result = ("+64.000" if record["winner"] == othello.BLACK else "-64.000") + (
+            ":t" if record["kind"] == "time" else ":r"
+        )
+    date = time.strftime("%Y.%m.%d_%H:%M:%S", time.gmtime(record.get("end", time.time())))
+    return (
+        f"(;GM[Othello]PC[ebony-referee]DT[{date}]PB[{record['black']}]PW[{record['white']}]"
+        f"RE[{result}]TY[8]BO[8 {start} *]{''.join(body)};)"
+    )
+
+
+# ---------------------------------------------------------------------------------------------- records
+
+
+def read_records(path):
+    """(header, {game id: record}) from a results file; a torn last line (killed mid-write) is ignored."""
+    header, games = None, {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if rec.get("type") == "match":
+                header = header or rec
+            elif rec.get("type") == "game":
+                games[rec["id"]] = rec
+    return header, games
+
+
+def _cut_torn_tail(path):
+    """Drop a last line without its newline (the referee was killed while writing it) before appending."""
+    with open(path, "rb+") as f:
+        data = f.read()
+        if data and not data.endswith(b"\n"):
+            f.truncate(data.rfind(b"\n") + 1)
+
+
+def same_match(a, b):
+    keys = ("engines", "openings_sha1", "openings_count", "tc")
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
+def a_score(rec):
+    """Score of engine A (the first -e) in one game record."""
+    if rec["winner"] == "draw":
+        return 0.5
+    a_colour = othello.BLACK if rec["a_black"] else othello.WHITE
+    return 1.0 if rec["winner"] == a_colour else 0.0
+
+
+def pair_scores(games):
+    """Mean score of A over each opening whose two games are both finished."""
+    out = []
+    for gid, rec in games.items():
+        if gid % 2 == 0 and gid + 1 in games:
+            out.append((a_score(rec) + a_score(games[gid + 1])) / 2)
+    return out
+
+
+def summarise(header, games, sprt=None):
+    names = [e["name"] for e in header["engines"]]
+    a, b = names
+    lines = [f"{a} vs {b}: {len(games)} games of {2 * header['openings_count']} (openings: {header['openings_source']})"]
+    rows = {"black": [0, 0, 0], "white": [0, 0, 0]}
+    discs = []
+    forfeits = []
+    for gid in sorted(games):
+        rec = games[gid]
+        s = a_score(rec)
+        row = rows["black" if rec["a_black"] else "white"]
+        row[0 if s == 1 else 1 if s == 0.5 else 2] += 1
+        if rec["discs"] is not None:
+            discs.append(rec["discs"] if rec["a_black"] else -rec["discs"])
+        else:
+            culprit = rec["black"] if rec["faulty"] == othello.BLACK else rec["white"]
+            forfeits.append(f"  game {gid} (opening {rec['opening'] + 1}): {culprit} lost by {rec['reason']}")
+    lines.append(f"{'':24}{'wins':>6}{'draws':>7}{'losses':>8}{'score':>9}")
+    total = [0, 0, 0]
+    for side, row in rows.items():
+        n = sum(row)
+        total = [x + y for x, y in zip(total, row)]
+        pct = f"{100 * (row[0] + row[1] / 2) / n:.1f}%" if n else "-"
+        lines.append(f"{a + ' as ' + side:24}{row[0]:>6}{row[1]:>7}{row[2]:>8}{pct:>9}")
+    n = sum(total)
+    pct = f"{100 * (total[0] + total[1] / 2) / n:.1f}%" if n else "-"
+    lines.append(f"{a + ' total':24}{total[0]:>6}{total[1]:>7}{total[2]:>8}{pct:>9}")
+    if discs:
+        avg = sum(discs) / len(discs)
+        lines.append(f"average disc difference for {a}: {avg:+.2f} over {len(discs)} finished games")
+    scores = [a_score(games[g]) for g in games]
+    interval = stats.elo_interval(scores)
+    if interval:
+        elo, low, high = interval
+        lines.append(
+            f"Elo difference ({a} - {b}): {_fmt_elo(elo)}  95% interval [{_fmt_elo(low)}, {_fmt_elo(high)}]"
+            f"  LOS {100 * stats.los(total[0], total[2]):.1f}%"
+        )
+    pairs = pair_scores(games)
+    if pairs:
+        penta = [sum(1 for p in pairs if p == v) for v in (0, 0.25, 0.5, 0.75, 1)]
+        lines.append(f"opening pairs {len(pairs)}, pentanomial (0, 0.5, 1, 1.5, 2 points): {penta}")
+    if sprt:
+        llr, verdict = sprt.decision(pairs)
+        lines.append(
+            f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: LLR {llr:.2f} "
+            f"bounds [{sprt.lower:.2f}, {sprt.upper:.2f}] -> "
+            + {"H1": "H1 accepted (A is stronger)", "H0": "H0 accepted", None: "undecided"}[verdict]
+        )
+    if forfeits:
+        lines.append(f"forfeits ({len(forfeits)}):")
+        lines.extend(forfeits)
+    return "\n".join(lines)
+
+
+def _fmt_elo(x):
+    return "+inf" if x == float("inf") else "-inf" if x == -float("inf") else f"{x:+.1f}"
+
+
+# ---------------------------------------------------------------------------------------------- the match
+
+
+class Match:
+    def __init__(self, specs, lines, source, settings, out, jobs, shard, sprt, log, fresh, progress):
+        self.specs, self.lines, self.settings, self.out = specs, lines, settings, out
+        self.jobs, self.sprt, self.log, self.fresh = jobs, sprt, log, fresh
+        self.progress = progress
+        digest = hashlib.sha1("\n".join(transcript(m) for m in lines).encode()).hexdigest()
+        self.header = {
+            "type": "match",
+            "version": 1,
+            "engines": [s.identity() for s in specs],
+            "openings_source": source,
+            "openings_sha1": digest,
+            "openings_count": len(lines),
+            "tc": settings.identity(),
+            "shard": list(shard),
+        }
+        k, n = shard
+        self.todo = [g for g in range(2 * len(lines)) if (g // 2) % n == k - 1]
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.sprt_done = False
+        self.live = set()  # engines running now, closed on interrupt
+        self.done_here = 0
+        self.started = time.monotonic()
+
+    def prepare(self):
+        os.makedirs(self.out, exist_ok=True)
+        path = os.path.join(self.out, RESULTS)
+        self.games = {}
+        if os.path.exists(path):
+            _cut_torn_tail(path)
+            header, games = read_records(path)
+            if header is None or not same_match(header, self.header) or header.get("shard") != self.header["shard"]:
+                raise UsageError(f"{path} holds a different match; choose another --out")
+            self.games = games
+        else:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(json.dumps(self.header) + "\n")
+        self.queue = [g for g in self.todo if g not in self.games]
+        if self.games:
+            print(f"resuming: {len(self.games)} games already played, {len(self.queue)} to go", file=sys.stderr)
+
+    def record(self, gid, result, a_black):
+        a, b = self.specs
+        black, white = (a, b) if a_black else (b, a)
+        rec = {
+            "type": "game",
+            "id": gid,
+            "opening": gid // 2,
+            "a_black": a_black,
+            "black": black.name,
+            "white": white.name,
+            "line": transcript(self.lines[gid // 2]),
+            "moves": [othello.square_name(m) for m in result["moves"]],
+            "transcript": transcript(result["moves"]),
+            "times": [None if t is None else round(t, 3) for t in result["times"]],
+            "discs": result["discs"],
+            "winner": result["winner"],
+            "reason": result["reason"],
+            "kind": result["kind"],
+            "faulty": result["faulty"],
+            "end": time.time(),
+        }
+        with self.lock:
+            for name, text in ((RESULTS, json.dumps(rec)), (GAMES, ggf(rec))):
+                with open(os.path.join(self.out, name), "a", encoding="utf-8") as f:
+                    f.write(text + "\n")
+                    f.flush()
+                    os.fsync(f.fileno())
+            self.games[gid] = rec
+            self.done_here += 1
+            if self.sprt and self.sprt.decision(pair_scores(self.games))[1]:
+                self.sprt_done = True
+                self.stop.set()
+            self.progress(self)
+
+    def next_game(self):
+        with self.lock:
+            if self.stop.is_set() or not self.queue:
+                return None
+            return self.queue.pop(0)
+
+    def worker(self, index):
+        log = open(os.path.join(self.out, f"worker-{index}.log"), "a", encoding="utf-8") if self.log else None
+        procs = [None, None]
+        try:
+            while True:
+                gid = self.next_game()
+                if gid is None:
+                    return
+                a_black = gid % 2 == 0
+                started = []
+                faults = {}
+                for i, spec in enumerate(self.specs):
+                    if self.fresh and procs[i]:
+                        procs[i].close()
+                        procs[i] = None
+                    if procs[i] is None or not procs[i].alive():
+                        eng = engines.PROTOCOLS[spec.proto](spec, log, self.settings.start_timeout_s)
+                        try:
+                            with self.lock:
+                                self.live.add(eng)
+                            eng.start()
+                            procs[i] = eng
+                        except engines.Forfeit as f:
+                            eng.close()
+                            faults[i] = f
+                    started.append(procs[i])
+                a_colour = othello.BLACK if a_black else othello.WHITE
+                b_colour = othello.WHITE if a_black else othello.BLACK
+                if faults:
+                    i, f = next(iter(faults.items()))
+                    loser = a_colour if i == 0 else b_colour
+                    result = {"moves": list(self.lines[gid // 2]), "discs": None,
+                              "times": [None] * len(self.lines[gid // 2]),
+                              "winner": othello.WHITE if loser == othello.BLACK else othello.BLACK,
+                              "reason": f"{f.kind}: start: {f.detail}", "faulty": loser, "kind": f.kind}
+                else:
+                    players = {a_colour: started[0], b_colour: started[1]}
+                    result = play_game(players, self.lines[gid // 2], self.settings, self.stop)
+                if result is None:
+                    return
+                if result["faulty"] is not None:  # the engine at fault gets a fresh process next game
+                    i = 0 if result["faulty"] == a_colour else 1
+                    if procs[i]:
+                        procs[i].close()
+                        procs[i] = None
+                self.record(gid, result, a_black)
+        finally:
+            for p in procs:
+                if p:
+                    p.close()
+            if log:
+                log.close()
+
+    def close_all(self):
+        with self.lock:
+            live = list(self.live)
+        for eng in live:
+            try:
+                eng.close()
+            except Exception:  # noqa: BLE001 - best effort while shutting down
+                pass
+
+    def run(self):
+        threads = [threading.Thread(target=self.worker, args=(i,), daemon=True) for i in range(self.jobs)]
+        for t in threads:
+            t.start()
+        try:
+            for t in threads:
+                while t.is_alive():
+                    t.join(0.2)
+        except KeyboardInterrupt:
+            self.stop.set()
+            print("\ninterrupted: finished games are saved; run the same command again to resume", file=sys.stderr)
+            self.close_all()
+            for t in threads:
+                t.join(5)
+            return 130
+        return 0
+
+
+def print_progress(match):
+    done = len([g for g in match.todo if g in match.games])
+    total = len(match.todo)
+    scores = [a_score(match.games[g]) for g in match.games]
+    w = scores.count(1.0)
+    d = scores.count(0.5)
+    l_ = scores.count(0.0)
+    pct = 100 * sum(scores) / len(scores) if scores else 0
+    elapsed = time.monotonic() - match.started
+    left = total - done
+    eta = elapsed / match.done_here * left if match.done_here else 0
+    text = f"games {done}/{total}  {match.specs[0].name} +{w} ={d} -{l_}  score {pct:.1f}%  ETA {_fmt_time(eta)}"
+    if sys.stderr.isatty():
+        print("\r" + text + " " * 8, end="", file=sys.stderr, flush=True)
+    else:
+        print(text, file=sys.stderr, flush=True)
+
+
+def _fmt_time(s):
+    s = int(s)
+    return f"{s // 3600}h{s // 60 % 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
+
+
+# ---------------------------------------------------------------------------------------------- commands
+
+
+def parse_sprt(text):
+    values = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05}
+    for tok in text.replace(",", " ").split():
+        key, sep, value = tok.partition("=")
+        if not sep or key not in values:
+            raise UsageError(f"--sprt {tok!r}: expected elo0= elo1= alpha= beta=")
+        try:
+            values[key] = float(value)
+        except ValueError:
+            raise UsageError(f"--sprt {tok!r}: not a number") from None
+    try:
+        return stats.Sprt(**values)
+    except ValueError as e:
+        raise UsageError(f"--sprt: {e}") from None
+
+
+def cmd_match(args):
+    if len(args.engine) != 2:
+        raise UsageError("give exactly two engines: -e cmd=... -e cmd=...")
+    specs = [EngineSpec(tokens) for tokens in args.engine]
+    if specs[0].name == specs[1].name:
+        specs[0].name += "-A"
+        specs[1].name += "-B"
+    clock = parse_tc(args.tc) if args.tc else None
+    if clock and args.movetime:
+        raise UsageError("give --tc or --movetime, not both")
+    for s in specs:
+        if s.proto == "native" and s.depth is None and s.nodes is None and not clock and not args.movetime:
+            raise UsageError(f"engine {s.name}: native engines need depth=, nodes=, --movetime or --tc")
+    lines, source = load_openings(args.openings, args.count, args.seed)
+    settings = Settings(args.movetime, clock, args.margin, args.timeout)
+    sprt = parse_sprt(args.sprt) if args.sprt is not None else None
+    match = Match(specs, lines, source, settings, args.out, args.jobs, parse_shard(args.shard), sprt, args.log,
+                  args.fresh, print_progress)
+    match.prepare()
+    code = match.run()
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    text = summarise(match.header, match.games, sprt)
+    if match.sprt_done:
+        text += "\nstopped early: the SPRT reached a decision"
+    with open(os.path.join(args.out, SUMMARY), "w", encoding="utf-8") as f:
+        f.write(text + "\n")
+    print(text)
+    return code
+
+
+def cmd_merge(args):
+    header, merged = None, {}
+    for place in args.records:
+        path = os.path.join(place, RESULTS) if os.path.isdir(place) else place
+        try:
+            h, games = read_records(path)
+        except OSError as e:
+            raise UsageError(f"cannot read {path}: {e}") from None
+        if h is None:
+            raise UsageError(f"{path}: no match header")
+        if header is None:
+            header = h
+        elif not same_match(header, h):
+            raise UsageError(f"{path}: a different match (engines, openings or time control differ)")
+        merged.update(games)
+    header = dict(header, shard=[1, 1])
+    sprt = parse_sprt(args.sprt) if args.sprt is not None else None
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, RESULTS), "w", encoding="utf-8") as f:
+            f.write(json.dumps(header) + "\n")
+            for gid in sorted(merged):
+                f.write(json.dumps(merged[gid]) + "\n")
+        with open(os.path.join(args.out, GAMES), "w", encoding="utf-8") as f:
+            for gid in sorted(merged):
+                f.write(ggf(merged[gid]) + "\n")
+    print(summarise(header, merged, sprt))
+    return 0
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="referee.py", description="Engine-vs-engine Othello matches.")
+    sub = p.add_subparsers(dest="command", required=True)
+    m = sub.add_parser("match", help="play a match (resumes if --out already holds part of it)")
+    m.add_argument("-e", "--engine", nargs="+", action="append", default=[], metavar="KEY=VALUE",
+                   help="engine: cmd='PROGRAM ARGS' [name=N] [dir=WORKDIR] [proto=native|gtp|nboard] "
+                   "[depth=D] [nodes=N] [init='LINE']...; give it twice, first is A")
+    m.add_argument("--openings", metavar="FILE", help="XOT-style file, one f5d6c3... line each (default built-in)")
+    m.add_argument("--count", type=int, help="use only the first N openings (after --seed shuffling)")
+    m.add_argument("--seed", type=int, help="shuffle the openings with this seed before --count")
+    m.add_argument("--movetime", type=int, metavar="MS", help="time per move (native `go time MS`)")
+    m.add_argument("--tc", metavar="S[+INC]", help="game clock in seconds with optional increment, e.g. 60+0.5")
+    m.add_argument("--margin", type=int, default=200, metavar="MS", help="grace before a time forfeit (200)")
+    m.add_argument("--timeout", type=float, default=60.0, metavar="S",
+                   help="longest wait for a move without a time control, e.g. depth-limited (60)")
+    m.add_argument("-j", "--jobs", type=int, default=1, help="games played in parallel (1)")
+    m.add_argument("--shard", default="1/1", metavar="K/N", help="play only openings i with i %% N == K-1")
+    m.add_argument("--sprt", metavar="PARAMS", nargs="?", const="",
+                   help="stop when decided: 'elo0=0 elo1=5 alpha=0.05 beta=0.05' (these are the defaults)")
+    m.add_argument("--out", default="referee-out", metavar="DIR", help="results directory (referee-out)")
+    m.add_argument("--log", action="store_true", help="log every protocol line to DIR/worker-N.log")
+    m.add_argument("--fresh", action="store_true", help="start new engine processes for every game")
+    m.set_defaults(func=cmd_match)
+    g = sub.add_parser("merge", help="one summary from several results (shards, reruns)")
+    g.add_argument("records", nargs="+", metavar="DIR|FILE")
+    g.add_argument("--out", metavar="DIR", help="also write the merged results.jsonl and games.ggf here")
+    g.add_argument("--sprt", metavar="PARAMS", nargs="?", const="")
+    g.set_defaults(func=cmd_merge)
+    return p
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    if getattr(args, "jobs", 1) < 1:
+        print("error: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        return args.func(args)
+    except UsageError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
