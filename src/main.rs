@@ -2,7 +2,9 @@
 //! run the engine's tools (perft, bench, solve).
 
 use clap::{Parser, Subcommand, ValueEnum};
+use ebony::bench;
 use ebony::board::Position;
+use ebony::ordering::Features;
 use ebony::perft;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -46,6 +48,16 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Search the bench positions to a fixed depth; print each, then total nodes and nodes/s.
+    Bench {
+        /// Depth of every search (the recorded signature is for the default).
+        #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
+        depth: u32,
+        /// Turn off a move-ordering feature (repeatable): tt-move, fastest-first, square-values,
+        /// shallow-search, history.
+        #[arg(long)]
+        without: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -56,6 +68,7 @@ fn main() -> ExitCode {
     match cli.command {
         None => run_protocol(cli.protocol, cli.hash),
         Some(Command::Perft { depth, board, divide }) => run_perft(depth, board.as_deref(), divide),
+        Some(Command::Bench { depth, without }) => run_bench(depth, &without),
     }
 }
 
@@ -94,5 +107,32 @@ fn run_perft(depth: u32, board: Option<&str>, divide: bool) -> ExitCode {
             }
         }
     }
+    ExitCode::SUCCESS
+}
+
+fn run_bench(depth: u32, without: &[String]) -> ExitCode {
+    let mut features = Features::ALL;
+    for name in without {
+        if !features.disable(name) {
+            eprintln!("error: unknown ordering feature {name:?}: expected one of {}", Features::NAMES.join(", "));
+            return ExitCode::FAILURE;
+        }
+    }
+    let lines = bench::run(depth, features, |l| {
+        let exact = if l.exact { " exact" } else { "" };
+        println!(
+            "{} depth {:>2} score {:>3}{exact:6} nodes {:>11} time {:>8.3}",
+            l.position,
+            l.depth,
+            l.score,
+            l.nodes,
+            l.elapsed.as_secs_f64()
+        );
+    });
+    let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+    let secs: f64 = lines.iter().map(|l| l.elapsed.as_secs_f64()).sum();
+    println!("nodes {nodes}");
+    println!("time {secs:.3}");
+    println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
     ExitCode::SUCCESS
 }

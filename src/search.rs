@@ -1,9 +1,16 @@
 //! The search API every front end drives: limits in, `Info` lines out through an observer that is
 //! also polled for `stop`, a result with the best move. The engine core does no I/O.
+//!
+//! Behind it: iterative deepening with aspiration windows over a principal variation search
+//! (negascout) whose PV and null-window nodes are specialised at compile time, a transposition
+//! table kept across the moves of a game, and move ordering from `ordering`.
 
 use crate::board::{Board, Move};
 use crate::eval;
-use crate::square::Squares;
+use crate::ordering::{Features, MoveList, Scored};
+use crate::square::Square;
+use crate::timeman;
+use crate::tt::{Table, NO_MOVE};
 use std::time::{Duration, Instant};
 
 /// How long to think. One of these per `go`.
@@ -76,97 +83,200 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
-/// Owns what survives between searches of one game (the transposition table, later).
+/// Relays a search of the position after a forced pass at the root, seen from the passing side.
+struct Passed<'a>(&'a mut dyn Observer);
+
+impl Observer for Passed<'_> {
+    fn poll(&mut self) -> Control {
+        self.0.poll()
+    }
+
+    fn info(&mut self, info: &Info) {
+        let mut pv = Vec::with_capacity(info.pv.len() + 1);
+        pv.push(Move::Pass);
+        pv.extend_from_slice(&info.pv);
+        self.0.info(&Info { score: -info.score, pv, ..info.clone() });
+    }
+}
+
+/// Nodes between two looks at the clock, the node limit and the observer: a fraction of a
+/// millisecond at midgame speed, so the hard deadline is overshot by well under a millisecond.
+pub const POLL_INTERVAL: u64 = 1024;
+/// Above any score: scores are disc differences in -64..=64.
+const INF: i32 = 65;
+/// Deepest ply: 60 moves and at most as many passes between them.
+const MAX_PLY: usize = 128;
+/// Half-width of the first aspiration window around the previous iteration's score, in discs.
+const ASPIRATION_WINDOW: i32 = 3;
+/// Iterations from this depth on start with an aspiration window.
+const ASPIRATION_MIN_DEPTH: u32 = 4;
+/// A PV node without a table move at least this deep first searches itself this much shallower to
+/// find one.
+const SHALLOW_SEARCH_MIN_DEPTH: u32 = 4;
+const SHALLOW_SEARCH_REDUCTION: u32 = 2;
+/// The pv code of a pass.
+const PASS: u8 = 64;
+
+/// Owns what survives between searches of one game: the transposition table and the history table.
 pub struct Searcher {
+    tt: Table,
+    history: [i32; 64],
+    features: Features,
     nodes: u64,
+    next_poll: u64,
     stopped: bool,
-    deadline: Option<Instant>,
+    hard_deadline: Option<Instant>,
     node_limit: Option<u64>,
+    pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
 }
 
 impl Searcher {
     /// A searcher with a transposition table of about `hash_mb` megabytes.
-    pub fn new(_hash_mb: usize) -> Searcher {
-        Searcher { nodes: 0, stopped: false, deadline: None, node_limit: None }
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
+            tt: Table::new(hash_mb),
+            history: [0; 64],
+            features: Features::ALL,
+            nodes: 0,
+            next_poll: 0,
+            stopped: false,
+            hard_deadline: None,
+            node_limit: None,
+            pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+        }
     }
 
     /// Resizes the transposition table (clearing it).
-    pub fn set_hash_mb(&mut self, _hash_mb: usize) {}
+    pub fn set_hash_mb(&mut self, hash_mb: usize) {
+        self.tt = Table::new(hash_mb);
+    }
 
     /// Forgets everything learnt in the previous game.
-    pub fn new_game(&mut self) {}
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.history = [0; 64];
+    }
+
+    /// Turns move-ordering features on or off (all on by default): for measuring what each buys.
+    pub fn set_ordering(&mut self, features: Features) {
+        self.features = features;
+    }
+
+    /// The best move the transposition table holds for `board`, if any: a hint, always legal.
+    pub fn table_move(&self, board: &Board) -> Option<Move> {
+        let e = self.tt.probe(board)?;
+        (e.best < 64 && board.moves() & (1u64 << e.best) != 0).then(|| Move::Play(Square::from_index(e.best as u32)))
+    }
 
     /// Searches `board` within `limits`, reporting progress to `observer`.
     pub fn search(&mut self, board: &Board, limits: &Limits, observer: &mut dyn Observer) -> SearchResult {
         let start = Instant::now();
         self.nodes = 0;
+        self.next_poll = POLL_INTERVAL;
         self.stopped = false;
         self.node_limit = None;
-        self.deadline = None;
+        self.hard_deadline = None;
+        self.tt.new_search();
+        for h in self.history.iter_mut() {
+            *h /= 2;
+        }
+        let empties = board.empty_count();
+        let mut deadlines = None;
         let max_depth = match *limits {
-            Limits::Depth(d) => d.max(1),
+            Limits::Depth(d) => d.clamp(1, empties.max(1)),
             Limits::Nodes(n) => {
                 self.node_limit = Some(n);
-                64
+                self.next_poll = n.min(POLL_INTERVAL);
+                empties
             }
             Limits::MoveTime(t) => {
-                self.deadline = Some(start + t);
-                64
+                deadlines = Some(timeman::move_time(start, t));
+                empties
             }
             Limits::Clock { time_left, increment, moves_to_go } => {
-                let moves = moves_to_go.unwrap_or(30).max(1);
-                self.deadline = Some(start + time_left / moves + increment / 2);
-                64
+                deadlines = Some(timeman::clock(start, time_left, increment, moves_to_go, empties));
+                empties
             }
-            Limits::Infinite => 64,
+            Limits::Infinite => empties,
         };
+        self.hard_deadline = deadlines.map(|d| d.hard);
+
         let moves = board.moves();
+        if moves == 0 {
+            if board.is_game_over() {
+                let elapsed = start.elapsed();
+                let score = board.final_score();
+                return SearchResult {
+                    best: Move::Pass,
+                    score,
+                    exact: true,
+                    depth: 0,
+                    nodes: 0,
+                    elapsed,
+                    pv: Vec::new(),
+                };
+            }
+            // The only move is a pass: search the opponent's position and see it from this side.
+            let mut passed = Passed(observer);
+            let mut result = self.search(&board.pass(), limits, &mut passed);
+            result.best = Move::Pass;
+            result.score = -result.score;
+            result.pv.insert(0, Move::Pass);
+            return result;
+        }
+        if let Some(result) = self.endgame_handover(board, limits) {
+            return result;
+        }
+
+        let tt_move = self.tt.probe(board).map_or(NO_MOVE, |e| e.best);
+        let mut root: Vec<Scored> = MoveList::new(board, moves, tt_move, &self.features, &self.history).collect();
         let mut result = SearchResult {
-            best: if moves == 0 { Move::Pass } else { Move::Play(crate::square::Square::first(moves)) },
+            best: Move::Play(root[0].sq),
             score: 0,
             exact: false,
             depth: 0,
             nodes: 0,
             elapsed: Duration::ZERO,
-            pv: Vec::new(),
+            pv: vec![Move::Play(root[0].sq)],
         };
-        if moves == 0 {
-            result.exact = board.is_game_over();
-            result.score = if result.exact { board.final_score() } else { 0 };
-            return result;
-        }
-        let empties = board.empty_count();
+        let mut last_iteration = Duration::ZERO;
+        let mut growth = timeman::DEFAULT_GROWTH;
         for depth in 1..=max_depth {
-            let mut best = (i32::MIN, result.best);
-            for sq in Squares(moves) {
-                let score = -self.negamax(&board.play(sq), depth - 1, -64, 64, observer);
-                if self.stopped {
-                    break;
-                }
-                if score > best.0 {
-                    best = (score, Move::Play(sq));
-                }
-            }
+            let iteration_start = Instant::now();
+            let score = if depth >= ASPIRATION_MIN_DEPTH && result.depth > 0 {
+                self.aspiration(board, depth, result.score, &mut root, observer)
+            } else {
+                self.root(board, depth, -INF, INF, &mut root, observer)
+            };
             if self.stopped {
                 break;
             }
-            result.best = best.1;
-            result.score = best.0;
+            let took = iteration_start.elapsed();
+            if last_iteration > Duration::from_micros(200) {
+                growth = took.as_secs_f64() / last_iteration.as_secs_f64();
+            }
+            last_iteration = took;
+            result.best = Move::Play(root[0].sq);
+            result.score = score;
             result.depth = depth;
             result.exact = depth >= empties;
-            result.pv = vec![best.1];
+            result.pv = self.root_pv();
             result.nodes = self.nodes;
             result.elapsed = start.elapsed();
             observer.info(&Info {
                 depth,
-                score: result.score,
+                score,
                 exact: result.exact,
                 nodes: self.nodes,
                 elapsed: result.elapsed,
                 pv: result.pv.clone(),
             });
-            if result.exact {
-                break;
+            if let Some(d) = deadlines {
+                if !timeman::start_next(&d, Instant::now(), took, growth) {
+                    break;
+                }
             }
         }
         result.nodes = self.nodes;
@@ -174,37 +284,222 @@ impl Searcher {
         result
     }
 
-    fn negamax(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, observer: &mut dyn Observer) -> i32 {
+    /// THE handover point to the exact endgame solver: when it can finish `board` within `limits`,
+    /// it answers here. Until the solver lands, `None`: the midgame search then reaches the end of
+    /// the game itself once its depth covers the empties, and its result is exact.
+    fn endgame_handover(&mut self, _board: &Board, _limits: &Limits) -> Option<SearchResult> {
+        None
+    }
+
+    /// Re-searches with wider windows until the score falls inside.
+    fn aspiration(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        guess: i32,
+        root: &mut [Scored],
+        obs: &mut dyn Observer,
+    ) -> i32 {
+        let mut delta = ASPIRATION_WINDOW;
+        let mut alpha = (guess - delta).max(-INF);
+        let mut beta = (guess + delta).min(INF);
+        loop {
+            let score = self.root(board, depth, alpha, beta, root, obs);
+            if self.stopped {
+                return score;
+            }
+            delta *= 2;
+            if score <= alpha && alpha > -INF {
+                alpha = if score - delta <= -64 { -INF } else { score - delta };
+            } else if score >= beta && beta < INF {
+                beta = if score + delta >= 64 { INF } else { score + delta };
+            } else {
+                return score;
+            }
+        }
+    }
+
+    /// The root of one iteration: PVS over `root`, whose best move is moved to the front.
+    fn root(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        root: &mut [Scored],
+        obs: &mut dyn Observer,
+    ) -> i32 {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) {
-            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let over = self.node_limit.is_some_and(|n| self.nodes >= n);
-            if late || over || observer.poll() == Control::Stop {
+        self.pv_len[0] = 0;
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_index = 0;
+        for (i, m) in root.iter().enumerate() {
+            let child = board.play_flips(m.sq, m.flips);
+            let mut full = i == 0;
+            let mut score = 0;
+            if !full {
+                score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, 1, obs);
+                full = score > alpha && score < beta;
+            }
+            if full {
+                score = -self.pvs::<true>(&child, depth - 1, -beta, -alpha, 1, obs);
+            }
+            if self.stopped {
+                return best;
+            }
+            if score > best {
+                best = score;
+                best_index = i;
+                self.set_pv(0, m.sq.index() as u8, full);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        root[..=best_index].rotate_right(1);
+        self.tt.store(board, depth, alpha0, beta, best, root[0].sq.index() as u8);
+        best
+    }
+
+    /// The principal variation of the last completed root search.
+    fn root_pv(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]]
+            .iter()
+            .map(|&c| if c == PASS { Move::Pass } else { Move::Play(Square::from_index(c as u32)) })
+            .collect()
+    }
+
+    /// The pv at `ply` becomes `mv` followed by the child's pv when the child was a PV node.
+    #[inline]
+    fn set_pv(&mut self, ply: usize, mv: u8, child_is_pv: bool) {
+        self.pv[ply][0] = mv;
+        let tail = if child_is_pv && ply + 1 < MAX_PLY { self.pv_len[ply + 1].min(MAX_PLY - 1) } else { 0 };
+        if tail > 0 {
+            let (head, rest) = self.pv.split_at_mut(ply + 1);
+            head[ply][1..=tail].copy_from_slice(&rest[0][..tail]);
+        }
+        self.pv_len[ply] = tail + 1;
+    }
+
+    #[cold]
+    fn poll(&mut self, obs: &mut dyn Observer) {
+        self.next_poll = self.nodes + POLL_INTERVAL;
+        if let Some(limit) = self.node_limit {
+            self.next_poll = self.next_poll.min(limit);
+            if self.nodes >= limit {
                 self.stopped = true;
             }
+        }
+        if self.hard_deadline.is_some_and(|d| Instant::now() >= d) || obs.poll() == Control::Stop {
+            self.stopped = true;
+        }
+    }
+
+    /// Principal variation search. `PV` nodes have an open window; the others a null window.
+    /// Scores are fail-soft.
+    fn pvs<const PV: bool>(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        obs: &mut dyn Observer,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.poll(obs);
         }
         if self.stopped {
             return 0;
         }
+        if PV {
+            self.pv_len[ply] = 0;
+        }
         let moves = board.moves();
         if moves == 0 {
-            if board.pass().moves() == 0 {
+            let passed = board.pass();
+            if passed.moves() == 0 {
                 return board.final_score();
             }
-            return -self.negamax(&board.pass(), depth, -beta, -alpha, observer);
+            // A pass costs no depth: the game goes on, and two passes in a row end it above.
+            let score = -self.pvs::<PV>(&passed, depth, -beta, -alpha, ply + 1, obs);
+            if PV {
+                self.set_pv(ply, PASS, true);
+            }
+            return score;
         }
         if depth == 0 {
             return eval::evaluate(board);
         }
-        let mut best = -65;
-        for sq in Squares(moves) {
-            let score = -self.negamax(&board.play(sq), depth - 1, -beta, -alpha, observer);
-            best = best.max(score);
-            alpha = alpha.max(score);
-            if alpha >= beta {
-                break;
+        // Deeper than the empties is the same search: capping it shares table entries.
+        let depth = depth.min(board.empty_count());
+
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.tt.probe(board) {
+            if e.best < 64 && moves & (1u64 << e.best) != 0 {
+                tt_move = e.best;
+            }
+            if !PV && e.depth as u32 >= depth {
+                let (lower, upper) = (e.lower as i32, e.upper as i32);
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
             }
         }
+        if PV && tt_move == NO_MOVE && self.features.shallow_search && depth >= SHALLOW_SEARCH_MIN_DEPTH {
+            self.pvs::<true>(board, depth - SHALLOW_SEARCH_REDUCTION, alpha, beta, ply, obs);
+            if self.stopped {
+                return 0;
+            }
+            tt_move = self.tt.probe(board).map_or(NO_MOVE, |e| e.best);
+        }
+
+        let list = MoveList::new(board, moves, tt_move, &self.features, &self.history);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        let mut first = true;
+        for m in list {
+            let child = board.play_flips(m.sq, m.flips);
+            let mut full = PV && first;
+            let mut score = 0;
+            if !full {
+                score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, ply + 1, obs);
+                full = PV && score > alpha && score < beta;
+            }
+            if full {
+                score = -self.pvs::<PV>(&child, depth - 1, -beta, -alpha, ply + 1, obs);
+            }
+            first = false;
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m.sq.index() as u8;
+                if score > alpha {
+                    alpha = score;
+                    if PV {
+                        self.set_pv(ply, best_move, full);
+                    }
+                    if score >= beta {
+                        if self.features.history {
+                            self.history[m.sq.index()] += (depth * depth) as i32;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.tt.store(board, depth, alpha0, beta, best, best_move);
         best
     }
 }
