@@ -49,12 +49,18 @@ impl Weight {
 
 /// An estimate of the final disc difference for the side to move, in -64..=64.
 pub fn evaluate(board: &Board) -> i32 {
+    evaluate_with_moves(board, board.moves())
+}
+
+/// [`evaluate`] when the caller already has the legal moves of the side to move (the search does).
+#[inline]
+pub fn evaluate_with_moves(board: &Board, moves: u64) -> i32 {
     let (p, o) = (board.player, board.opponent);
     let empty = !(p | o);
     let n = (empty.count_ones() as i32).min(60);
     let diff = |f: fn(u64, u64) -> i32| f(p, o) - f(o, p);
 
-    let mobility = movegen::moves(p, o).count_ones() as i32 - movegen::moves(o, p).count_ones() as i32;
+    let mobility = moves.count_ones() as i32 - movegen::moves(o, p).count_ones() as i32;
     // Empty squares next to the opponent's discs are where the side to move may later play.
     let potential = (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
     let corners = diff(|a, _| (a & CORNERS).count_ones() as i32);

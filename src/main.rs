@@ -53,8 +53,7 @@ enum Command {
         /// Depth of every search (the recorded signature is for the default).
         #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
         depth: u32,
-        /// Turn off a move-ordering feature (repeatable): tt-move, fastest-first, square-values,
-        /// shallow-search, history.
+        /// Turn off a move-ordering feature (repeatable): tt-move, fastest-first, square-values.
         #[arg(long)]
         without: Vec<String>,
     },

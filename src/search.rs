@@ -110,17 +110,16 @@ const MAX_PLY: usize = 128;
 const ASPIRATION_WINDOW: i32 = 3;
 /// Iterations from this depth on start with an aspiration window.
 const ASPIRATION_MIN_DEPTH: u32 = 4;
-/// A PV node without a table move at least this deep first searches itself this much shallower to
-/// find one.
-const SHALLOW_SEARCH_MIN_DEPTH: u32 = 4;
-const SHALLOW_SEARCH_REDUCTION: u32 = 2;
+/// Move classes in the order [`Searcher::depth_one`] tries them: corners, the inner squares and
+/// the edges but C-squares, C-squares, X-squares.
+const STATIC_ORDER: [u64; 4] =
+    [0x8100_0000_0000_0081, !0xC3C3_0000_0000_C3C3, 0x4281_0000_0000_8142, 0x0042_0000_0000_4200];
 /// The pv code of a pass.
 const PASS: u8 = 64;
 
-/// Owns what survives between searches of one game: the transposition table and the history table.
+/// Owns what survives between searches of one game: the transposition table (and the endgame solver's).
 pub struct Searcher {
     tt: Table,
-    history: [i32; 64],
     features: Features,
     nodes: u64,
     next_poll: u64,
@@ -136,7 +135,6 @@ impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             tt: Table::new(hash_mb),
-            history: [0; 64],
             features: Features::ALL,
             nodes: 0,
             next_poll: 0,
@@ -156,7 +154,6 @@ impl Searcher {
     /// Forgets everything learnt in the previous game.
     pub fn new_game(&mut self) {
         self.tt.clear();
-        self.history = [0; 64];
     }
 
     /// Turns move-ordering features on or off (all on by default): for measuring what each buys.
@@ -179,9 +176,6 @@ impl Searcher {
         self.node_limit = None;
         self.hard_deadline = None;
         self.tt.new_search();
-        for h in self.history.iter_mut() {
-            *h /= 2;
-        }
         let empties = board.empty_count();
         let mut deadlines = None;
         let max_depth = match *limits {
@@ -231,7 +225,7 @@ impl Searcher {
         }
 
         let tt_move = self.tt.probe(board).map_or(NO_MOVE, |e| e.best);
-        let mut root: Vec<Scored> = MoveList::new(board, moves, tt_move, &self.features, &self.history).collect();
+        let mut root: Vec<Scored> = MoveList::new(board, moves, tt_move, &self.features).collect();
         let mut result = SearchResult {
             best: Move::Play(root[0].sq),
             score: 0,
@@ -385,6 +379,46 @@ impl Searcher {
         self.pv_len[ply] = tail + 1;
     }
 
+    /// A null-window node one ply above the leaves: the table and the ordering cost more than they
+    /// save here, so the moves go in a static order (corners first, X-squares last) and each child
+    /// is scored in place.
+    #[inline]
+    fn depth_one(&mut self, board: &Board, moves: u64, beta: i32) -> i32 {
+        let mut best = -INF;
+        for class in STATIC_ORDER {
+            let mut rest = moves & class;
+            while rest != 0 {
+                let sq = Square::first(rest);
+                rest &= rest - 1;
+                let score = -self.leaf(&board.play(sq));
+                if score > best {
+                    best = score;
+                    if score >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// A node at depth 0: the evaluation, or the final score, after a forced pass if need be.
+    #[inline(always)]
+    fn leaf(&mut self, board: &Board) -> i32 {
+        self.nodes += 1;
+        let moves = board.moves();
+        if moves != 0 {
+            return eval::evaluate_with_moves(board, moves);
+        }
+        let passed = board.pass();
+        let replies = passed.moves();
+        if replies == 0 {
+            return board.final_score();
+        }
+        self.nodes += 1;
+        -eval::evaluate_with_moves(&passed, replies)
+    }
+
     #[cold]
     fn poll(&mut self, obs: &mut dyn Observer) {
         self.next_poll = self.nodes + POLL_INTERVAL;
@@ -434,10 +468,13 @@ impl Searcher {
             return score;
         }
         if depth == 0 {
-            return eval::evaluate(board);
+            return eval::evaluate_with_moves(board, moves);
         }
         // Deeper than the empties is the same search: capping it shares table entries.
         let depth = depth.min(board.empty_count());
+        if !PV && depth == 1 {
+            return self.depth_one(board, moves, beta);
+        }
 
         let mut tt_move = NO_MOVE;
         if let Some(e) = self.tt.probe(board) {
@@ -454,15 +491,8 @@ impl Searcher {
                 }
             }
         }
-        if PV && tt_move == NO_MOVE && self.features.shallow_search && depth >= SHALLOW_SEARCH_MIN_DEPTH {
-            self.pvs::<true>(board, depth - SHALLOW_SEARCH_REDUCTION, alpha, beta, ply, obs);
-            if self.stopped {
-                return 0;
-            }
-            tt_move = self.tt.probe(board).map_or(NO_MOVE, |e| e.best);
-        }
 
-        let list = MoveList::new(board, moves, tt_move, &self.features, &self.history);
+        let list = MoveList::new(board, moves, tt_move, &self.features);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
@@ -491,9 +521,6 @@ impl Searcher {
                         self.set_pv(ply, best_move, full);
                     }
                     if score >= beta {
-                        if self.features.history {
-                            self.history[m.sq.index()] += (depth * depth) as i32;
-                        }
                         break;
                     }
                 }
