@@ -2,9 +2,11 @@
 //! `main.rs` only parses the command line and picks one of them.
 
 pub mod board;
+pub mod endgame;
 pub mod eval;
 pub mod game;
 pub mod movegen;
+pub mod obf;
 pub mod perft;
 pub mod protocol;
 pub mod search;
