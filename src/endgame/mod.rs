@@ -79,6 +79,11 @@ const QUADRANTS: [u64; 4] =
 const W_MOBILITY: i32 = 1 << 12;
 const W_PARITY: i32 = 1 << 10;
 const W_TT_MOVE: i32 = 1 << 28;
+/// The opponent's potential mobility breaks ties (FFO #24-#33: -1.4% nodes).
+const W_POTENTIAL: i32 = 2;
+
+/// Enhanced transposition cutoffs from this many empties (FFO #24-#33: 12 empties -4.8% nodes, 10 -8%).
+const ETC_MIN: u32 = 10;
 
 /// A rough prior per square for ordering ties: corners first, X and C squares last.
 #[rustfmt::skip]
@@ -103,6 +108,15 @@ fn odd_quadrants(empties: u64) -> u64 {
         }
     }
     mask
+}
+
+/// Empty squares next to a disc of `o`: where `p` may get moves later.
+#[inline(always)]
+fn potential_mobility(p: u64, o: u64) -> u32 {
+    let e = !(p | o);
+    let h = o & 0x7E7E_7E7E_7E7E_7E7E;
+    let around = (h << 1) | (h >> 1) | (o << 8) | (o >> 8) | (h << 7) | (h >> 7) | (h << 9) | (h >> 9);
+    (around & e).count_ones()
 }
 
 /// The final score of a finished game for `p`, empties to the winner.
@@ -218,8 +232,38 @@ impl<'a> Search<'a> {
             }
             return (best, best_move);
         }
-        let (score, best) = self.deep_search(p, o, alpha, beta);
+        let (score, best) = self.mtd(p, o, alpha, beta);
         (score, if best == NO_MOVE { Move::Pass } else { Move::Play(Square::from_index(best as u32)) })
+    }
+
+    /// Null-window probes that close in on the score (MTD(f)), starting from a guess of 0: each probe
+    /// is cheap and the table carries what earlier probes learnt.
+    fn mtd(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, u8) {
+        let (mut lower, mut upper) = (alpha, beta);
+        let mut guess = 0.clamp(alpha + 1, beta - 1);
+        let mut result = (guess, NO_MOVE);
+        while lower < upper && !self.stopped {
+            // Scores are even: the window (guess - 1, guess + 1) asks "below, at or above guess?".
+            let (a, b) = (guess - 1, guess + 1);
+            let (v, mv) = self.deep_search(p, o, a.max(lower), b.min(upper));
+            // A probe that failed low says nothing of which move is best: keep the last other one.
+            if v > a || result.1 == NO_MOVE {
+                result.1 = mv;
+            }
+            result.0 = v;
+            if v <= a {
+                upper = v;
+            } else if v >= b {
+                lower = v;
+            } else {
+                return (v, mv);
+            }
+            guess = v;
+            if upper <= alpha || lower >= beta {
+                return result;
+            }
+        }
+        result
     }
 
     /// Any board, dispatched on its number of empties.
@@ -301,14 +345,23 @@ impl<'a> Search<'a> {
             bits &= bits - 1;
             let bit = 1u64 << sq;
             let f = movegen::flips(p, o, sq as usize);
+            let (np, no) = (o ^ f, p ^ f ^ bit);
+            if n >= ETC_MIN {
+                // Enhanced transposition cutoff: a child already known to refute this node.
+                if let Some(e) = self.table.probe(np, no) {
+                    if -(e.upper as i32) >= beta {
+                        return (-(e.upper as i32), sq as u8);
+                    }
+                }
+            }
             let key = if sq as u8 == tt_move {
                 W_TT_MOVE
             } else {
-                let (np, no) = (o ^ f, p ^ f ^ bit);
                 let mob = movegen::moves(np, no);
                 let weighted = (mob.count_ones() + (mob & CORNERS).count_ones()) as i32;
                 let parity = if odd & bit != 0 { W_PARITY } else { 0 };
-                -weighted * W_MOBILITY + parity + SQUARE_VALUE[sq as usize]
+                let potential = potential_mobility(np, no) as i32;
+                -weighted * W_MOBILITY - potential * W_POTENTIAL + parity + SQUARE_VALUE[sq as usize]
             };
             list[count] = Candidate { flips: f, key, sq: sq as u8 };
             count += 1;
