@@ -3,9 +3,11 @@
 
 pub mod bench;
 pub mod board;
+pub mod endgame;
 pub mod eval;
 pub mod game;
 pub mod movegen;
+pub mod obf;
 pub mod ordering;
 pub mod perft;
 pub mod protocol;

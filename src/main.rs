@@ -6,8 +6,11 @@ use ebony::bench;
 use ebony::board::Position;
 use ebony::ordering::Features;
 use ebony::perft;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+
+mod solve_cli;
 
 #[derive(Parser, Debug)]
 #[command(name = "ebony", version, about = "An Othello engine", long_about = None)]
@@ -57,6 +60,26 @@ enum Command {
         #[arg(long)]
         without: Vec<String>,
     },
+    /// Solve positions exactly: an obf file (checking its listed scores) or one --board string.
+    Solve {
+        /// An obf file: one board and side a line, then `; move:score;` (FFO and Edax format).
+        file: Option<PathBuf>,
+        /// Solve this board string (64 squares and the side to move) instead of a file.
+        #[arg(long, conflicts_with = "file", allow_hyphen_values = true)]
+        board: Option<String>,
+        /// Also solve every legal move exactly (and check every listed move's score).
+        #[arg(long)]
+        all_moves: bool,
+        /// Only win, loss or draw (the window -1..1); scores print as -1, 0 or +1.
+        #[arg(long)]
+        wld: bool,
+        /// The number of the file's first position (20 for fforum-20-39.obf).
+        #[arg(long, default_value_t = 1)]
+        first_number: usize,
+        /// Only these positions, `A` or `A-B`, in the numbering of --first-number.
+        #[arg(long, value_parser = solve_cli::parse_range)]
+        range: Option<(usize, usize)>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -68,6 +91,17 @@ fn main() -> ExitCode {
         None => run_protocol(cli.protocol, cli.hash),
         Some(Command::Perft { depth, board, divide }) => run_perft(depth, board.as_deref(), divide),
         Some(Command::Bench { depth, without }) => run_bench(depth, &without),
+        Some(Command::Solve { file, board, all_moves, wld, first_number, range }) => {
+            solve_cli::run(&solve_cli::SolveArgs {
+                file: file.as_deref(),
+                board: board.as_deref(),
+                all_moves,
+                wld,
+                first_number,
+                range,
+                hash_mb: cli.hash,
+            })
+        }
     }
 }
 

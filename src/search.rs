@@ -6,10 +6,11 @@
 //! table kept across the moves of a game, and move ordering from `ordering`.
 
 use crate::board::{Board, Move};
+use crate::endgame::Solver;
 use crate::eval;
 use crate::ordering::{Features, MoveList, Scored};
 use crate::square::Square;
-use crate::timeman;
+use crate::timeman::{self, Deadlines};
 use crate::tt::{Table, NO_MOVE};
 use std::time::{Duration, Instant};
 
@@ -99,6 +100,40 @@ impl Observer for Passed<'_> {
     }
 }
 
+/// Stops the endgame solver at the hard deadline as well as when the caller says so.
+struct Guarded<'a> {
+    inner: &'a mut dyn Observer,
+    deadline: Option<Instant>,
+}
+
+impl Observer for Guarded<'_> {
+    fn poll(&mut self) -> Control {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Control::Stop;
+        }
+        self.inner.poll()
+    }
+}
+
+/// The most empties the solver is given for a search whose hard deadline is `budget` away. The
+/// solver does about 10 M nodes/s and each further empty costs it roughly 1.6 times as many nodes
+/// (FFO #20-#39, 20-24 empties, take 2.4 s each on average); a solve that runs out of time is
+/// stopped and the shallow search's move played.
+fn solvable_empties(budget: Duration) -> u32 {
+    match budget.as_millis() {
+        0..=9 => 10,
+        10..=99 => 14,
+        100..=999 => 17,
+        1000..=9999 => 20,
+        _ => 23,
+    }
+}
+
+/// Empties up to which `go infinite` is answered by the solver.
+const SOLVER_EMPTIES_UNTIMED: u32 = 24;
+/// Depth of the midgame search done before a solve, as the answer if the solve is stopped.
+const FALLBACK_DEPTH: u32 = 4;
+
 /// Nodes between two looks at the clock, the node limit and the observer: a fraction of a
 /// millisecond at midgame speed, so the hard deadline is overshot by well under a millisecond.
 pub const POLL_INTERVAL: u64 = 1024;
@@ -120,6 +155,7 @@ const PASS: u8 = 64;
 /// Owns what survives between searches of one game: the transposition table (and the endgame solver's).
 pub struct Searcher {
     tt: Table,
+    solver: Solver,
     features: Features,
     nodes: u64,
     next_poll: u64,
@@ -134,7 +170,8 @@ impl Searcher {
     /// A searcher with a transposition table of about `hash_mb` megabytes.
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
-            tt: Table::new(hash_mb),
+            tt: Table::new(hash_mb / 2),
+            solver: Solver::new(hash_mb / 2),
             features: Features::ALL,
             nodes: 0,
             next_poll: 0,
@@ -146,14 +183,17 @@ impl Searcher {
         }
     }
 
-    /// Resizes the transposition table (clearing it).
+    /// Resizes the transposition tables (clearing them): half for the midgame search, half for the
+    /// endgame solver.
     pub fn set_hash_mb(&mut self, hash_mb: usize) {
-        self.tt = Table::new(hash_mb);
+        self.tt = Table::new(hash_mb / 2);
+        self.solver = Solver::new(hash_mb / 2);
     }
 
     /// Forgets everything learnt in the previous game.
     pub fn new_game(&mut self) {
         self.tt.clear();
+        self.solver.clear();
     }
 
     /// Turns move-ordering features on or off (all on by default): for measuring what each buys.
@@ -197,8 +237,7 @@ impl Searcher {
         };
         self.hard_deadline = deadlines.map(|d| d.hard);
 
-        let moves = board.moves();
-        if moves == 0 {
+        if board.moves() == 0 {
             if board.is_game_over() {
                 let elapsed = start.elapsed();
                 let score = board.final_score();
@@ -220,12 +259,74 @@ impl Searcher {
             result.pv.insert(0, Move::Pass);
             return result;
         }
-        if let Some(result) = self.endgame_handover(board, limits) {
+        if self.hand_over(empties, limits, start, deadlines.as_ref()) {
+            return self.solve(board, start, observer);
+        }
+        self.iterate(board, max_depth, start, deadlines.as_ref(), observer)
+    }
+
+    /// THE handover point to the exact endgame solver: whether it, rather than the midgame search,
+    /// answers. Always when the depth asked for reaches the end of the game; under a time limit when
+    /// the empties are few enough for the solver to finish (it is also stopped at the hard deadline,
+    /// falling back on a shallow midgame search). Never under a node limit, so that node-limited
+    /// searches stay comparable.
+    fn hand_over(&self, empties: u32, limits: &Limits, start: Instant, deadlines: Option<&Deadlines>) -> bool {
+        match *limits {
+            Limits::Depth(d) => d >= empties,
+            Limits::Nodes(_) => false,
+            Limits::Infinite => empties <= SOLVER_EMPTIES_UNTIMED,
+            Limits::MoveTime(_) | Limits::Clock { .. } => {
+                deadlines.is_some_and(|d| empties <= solvable_empties(d.hard.saturating_duration_since(start)))
+            }
+        }
+    }
+
+    /// Solves `board` exactly with the endgame solver, after a shallow midgame search that gives
+    /// the answer should the solver be stopped (by the hard deadline or the observer).
+    fn solve(&mut self, board: &Board, start: Instant, observer: &mut dyn Observer) -> SearchResult {
+        let empties = board.empty_count();
+        let deadline = self.hard_deadline;
+        self.hard_deadline = None;
+        let fallback_depth = FALLBACK_DEPTH.min(empties.saturating_sub(1)).max(1);
+        let mut result = self.iterate(board, fallback_depth, start, None, observer);
+        if self.stopped {
             return result;
         }
+        let mut guarded = Guarded { inner: observer, deadline };
+        let solution = self.solver.solve(board, -64, 64, &mut guarded);
+        result.nodes += solution.nodes;
+        result.elapsed = start.elapsed();
+        if solution.aborted {
+            return result;
+        }
+        result.best = solution.best;
+        result.score = solution.score;
+        result.exact = true;
+        result.depth = empties;
+        result.pv = vec![solution.best];
+        observer.info(&Info {
+            depth: empties,
+            score: solution.score,
+            exact: true,
+            nodes: result.nodes,
+            elapsed: result.elapsed,
+            pv: result.pv.clone(),
+        });
+        result
+    }
 
+    /// Iterative deepening from depth 1 to `max_depth`, within the deadlines if any.
+    fn iterate(
+        &mut self,
+        board: &Board,
+        max_depth: u32,
+        start: Instant,
+        deadlines: Option<&Deadlines>,
+        observer: &mut dyn Observer,
+    ) -> SearchResult {
+        let empties = board.empty_count();
         let tt_move = self.tt.probe(board).map_or(NO_MOVE, |e| e.best);
-        let mut root: Vec<Scored> = MoveList::new(board, moves, tt_move, &self.features).collect();
+        let mut root: Vec<Scored> = MoveList::new(board, board.moves(), tt_move, &self.features).collect();
         let mut result = SearchResult {
             best: Move::Play(root[0].sq),
             score: 0,
@@ -268,7 +369,7 @@ impl Searcher {
                 pv: result.pv.clone(),
             });
             if let Some(d) = deadlines {
-                if !timeman::start_next(&d, Instant::now(), took, growth) {
+                if !timeman::start_next(d, Instant::now(), took, growth) {
                     break;
                 }
             }
@@ -276,13 +377,6 @@ impl Searcher {
         result.nodes = self.nodes;
         result.elapsed = start.elapsed();
         result
-    }
-
-    /// THE handover point to the exact endgame solver: when it can finish `board` within `limits`,
-    /// it answers here. Until the solver lands, `None`: the midgame search then reaches the end of
-    /// the game itself once its depth covers the empties, and its result is exact.
-    fn endgame_handover(&mut self, _board: &Board, _limits: &Limits) -> Option<SearchResult> {
-        None
     }
 
     /// Re-searches with wider windows until the score falls inside.
