@@ -239,6 +239,9 @@ impl<'a> Search<'a> {
     /// Null-window probes that close in on the score (MTD(f)), starting from a guess of 0: each probe
     /// is cheap and the table carries what earlier probes learnt.
     fn mtd(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, u8) {
+        if beta - alpha <= 2 {
+            return self.deep_search(p, o, alpha, beta);
+        }
         let (mut lower, mut upper) = (alpha, beta);
         let mut guess = 0.clamp(alpha + 1, beta - 1);
         let mut result = (guess, NO_MOVE);
