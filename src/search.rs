@@ -100,6 +100,11 @@ impl Observer for Passed<'_> {
     }
 }
 
+/// Whether `mv` is a move (not a pass) of a board that has moves.
+fn is_move(board: &Board, mv: Move) -> bool {
+    matches!(mv, Move::Play(sq) if board.moves() & sq.bit() != 0)
+}
+
 /// Stops the endgame solver at the hard deadline as well as when the caller says so.
 struct Guarded<'a> {
     inner: &'a mut dyn Observer,
@@ -136,7 +141,7 @@ const FALLBACK_DEPTH: u32 = 4;
 
 /// Nodes between two looks at the clock, the node limit and the observer: a fraction of a
 /// millisecond at midgame speed, so the hard deadline is overshot by well under a millisecond.
-pub const POLL_INTERVAL: u64 = 1024;
+pub const POLL_INTERVAL: u64 = 512;
 /// Above any score: scores are disc differences in -64..=64.
 const INF: i32 = 65;
 /// Deepest ply: 60 moves and at most as many passes between them.
@@ -293,10 +298,21 @@ impl Searcher {
             return result;
         }
         let mut guarded = Guarded { inner: observer, deadline };
-        let solution = self.solver.solve(board, -64, 64, &mut guarded);
+        let mut solution = self.solver.solve(board, -64, 64, &mut guarded);
         result.nodes += solution.nodes;
+        if !solution.aborted && !is_move(board, solution.best) {
+            // Seen once from the solver (a pass offered with moves on the board): ask it for every
+            // move's score instead, which names the moves.
+            log::warn!("endgame solver answered {:?}, not a legal move: solving each move", solution.best);
+            let all = self.solver.solve_all_moves(board, &mut guarded);
+            result.nodes += all.nodes;
+            solution.aborted = all.aborted || all.moves.is_empty();
+            if let Some(&(best, score)) = all.moves.first() {
+                (solution.best, solution.score) = (best, score);
+            }
+        }
         result.elapsed = start.elapsed();
-        if solution.aborted {
+        if solution.aborted || !is_move(board, solution.best) {
             return result;
         }
         result.best = solution.best;

@@ -83,6 +83,10 @@ fn exact_scores_equal_minimax_on_small_endgames() {
         if let Move::Play(sq) = r.best {
             assert_eq!(-minimax(&b.play(sq)), expected, "best move of {b:?}");
         }
+        // The midgame search alone (a node limit never hands over to the endgame solver) ends exact.
+        let r = fresh.search(&b, &Limits::Nodes(u64::MAX), &mut Silent);
+        assert!(r.exact, "{b:?}");
+        assert_eq!(r.score, expected, "{b:?} midgame search");
         // A searcher whose table holds other positions, and a depth past the end, agree.
         let r = reused.search(&b, &Limits::Depth(60), &mut Silent);
         assert!(r.exact);
@@ -267,4 +271,35 @@ fn bench_prints_a_deterministic_node_count() {
         .output()
         .expect("run ebony bench");
     assert!(!bad.status.success());
+}
+
+#[test]
+fn exact_search_plays_a_move_where_the_solver_offered_a_pass() {
+    // The endgame solver (as merged) answered `pass` with +62 here although the side to move has moves.
+    let p: Position = "X----XOXX---OOXXXO--OXXXXOOOXXXXXXOXOXXXXOXXXXXXXXXOXOXXXXXXXXXX X".parse().expect("valid");
+    let r = Searcher::new(4).search(&p.board, &Limits::Depth(9), &mut Silent);
+    assert!(p.board.moves() != 0);
+    assert_legal(&p.board, r.best);
+    assert!(r.best != Move::Pass);
+    assert!(r.exact);
+    assert_eq!(r.score, minimax(&p.board));
+}
+
+#[test]
+fn exact_searches_of_mid_sized_endgames_play_legal_moves() {
+    let mut rng = Rng(0xC0FFEE);
+    let mut s = Searcher::new(8);
+    let mut checked = 0;
+    while checked < 60 {
+        let empties = 11 + rng.below(6) as u32;
+        let Some(b) = random_position(empties, &mut rng) else { continue };
+        if b.moves() == 0 {
+            continue;
+        }
+        let r = s.search(&b, &Limits::Depth(empties), &mut Silent);
+        assert!(r.exact);
+        assert_legal(&b, r.best);
+        assert!(r.best != Move::Pass, "pass with moves on {b:?}");
+        checked += 1;
+    }
 }

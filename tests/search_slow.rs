@@ -46,7 +46,12 @@ fn play(start: Board, players: &mut [&mut dyn FnMut(&Board) -> Move; 2]) -> i32 
     let mut turn = 0;
     while !b.is_game_over() {
         let mv = players[turn](&b);
-        b = b.try_play(mv).unwrap_or_else(|e| panic!("illegal {mv:?}: {e}"));
+        b = b.try_play(mv).unwrap_or_else(|e| {
+            panic!(
+                "illegal {mv:?} by player {turn} on {}: {e}",
+                ebony::board::Position { board: b, side: ebony::board::Color::Black }
+            )
+        });
         turn ^= 1;
     }
     if turn == 0 {
@@ -102,7 +107,7 @@ fn strength_depth8_vs_depth6() {
 
 #[test]
 #[ignore]
-fn strength_one_second_vs_greedy() {
+fn strength_greedy_one_second() {
     let starts = openings(env_or("OPENINGS", 4) as usize, 4, 2718);
     let ms = env_or("MOVE_MS", 1000);
     let mut s = Searcher::new(64);
