@@ -98,6 +98,75 @@ const SQUARE_VALUE: [i32; 64] = [
     18,  4, 16, 12, 12, 16,  4, 18,
 ];
 
+/// `NEIGHBOURS[x]`: the squares around `x`. A move on `x` needs an opponent disc there, a test far
+/// cheaper than computing the flips.
+static NEIGHBOURS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = (sq as i32 % 8, sq as i32 / 8);
+        let mut df = -1;
+        while df <= 1 {
+            let mut dr = -1;
+            while dr <= 1 {
+                let (nf, nr) = (f + df, r + dr);
+                if (df != 0 || dr != 0) && nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                    t[sq] |= 1u64 << (nr * 8 + nf);
+                }
+                dr += 1;
+            }
+            df += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The discs `p` flips by playing the last empty square `x` (all others filled: `o` is the rest of
+/// the board), counted along each ray up to the first `p` disc.
+#[inline(always)]
+fn last_flip_count(p: u64, x: u32) -> i32 {
+    let rays = &LAST_RAYS[x as usize];
+    let mut count = 0;
+    for &ray in &rays[..4] {
+        // Towards higher bits: the squares below the first `p` disc on the ray are all `o`'s.
+        let mine = p & ray;
+        if mine != 0 {
+            count += (ray & (mine & mine.wrapping_neg()).wrapping_sub(1)).count_ones();
+        }
+    }
+    for &ray in &rays[4..] {
+        let mine = p & ray;
+        if mine != 0 {
+            let top = 1u64 << (63 - mine.leading_zeros());
+            count += (ray & !(top | top.wrapping_sub(1))).count_ones();
+        }
+    }
+    count as i32
+}
+
+/// The eight rays of each square (up: +1 +7 +8 +9, then down), the square itself excluded.
+static LAST_RAYS: [[u64; 8]; 64] = {
+    const DIRS: [(i32, i32); 8] = [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)];
+    let mut t = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = DIRS[d];
+            let (mut f, mut r) = (sq as i32 % 8 + df, sq as i32 / 8 + dr);
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                t[sq][d] |= 1u64 << (r * 8 + f);
+                f += df;
+                r += dr;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
 /// The squares of the quadrants holding an odd number of empties.
 #[inline(always)]
 fn odd_quadrants(empties: u64) -> u64 {
@@ -444,6 +513,9 @@ impl<'a> Search<'a> {
             while bits != 0 {
                 let sq = bits.trailing_zeros();
                 bits &= bits - 1;
+                if NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
                 let f = movegen::flips(p, o, sq as usize);
                 if f == 0 {
                     continue;
@@ -501,6 +573,9 @@ impl<'a> Search<'a> {
         let [x1, x2, x3, x4] = sq;
         let mut best = -65;
         for (x, a, b, c) in [(x1, x2, x3, x4), (x2, x1, x3, x4), (x3, x1, x2, x4), (x4, x1, x2, x3)] {
+            if NEIGHBOURS[x as usize] & o == 0 {
+                continue;
+            }
             let f = movegen::flips(p, o, x as usize);
             if f != 0 {
                 let v = -self.solve_3(o ^ f, p ^ f ^ (1u64 << x), -beta, -alpha, a, b, c, false);
@@ -529,6 +604,9 @@ impl<'a> Search<'a> {
         self.nodes += 1;
         let mut best = -65;
         for (x, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
+            if NEIGHBOURS[x as usize] & o == 0 {
+                continue;
+            }
             let f = movegen::flips(p, o, x as usize);
             if f != 0 {
                 let v = -self.solve_2(o ^ f, p ^ f ^ (1u64 << x), -beta, -alpha, a, b, false);
@@ -556,14 +634,14 @@ impl<'a> Search<'a> {
     fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32, passed: bool) -> i32 {
         self.nodes += 1;
         let mut best = -65;
-        let f = movegen::flips(p, o, x1 as usize);
+        let f = if NEIGHBOURS[x1 as usize] & o != 0 { movegen::flips(p, o, x1 as usize) } else { 0 };
         if f != 0 {
             best = -self.solve_1(o ^ f, p ^ f ^ (1u64 << x1), x2);
             if best >= beta {
                 return best;
             }
         }
-        let f = movegen::flips(p, o, x2 as usize);
+        let f = if NEIGHBOURS[x2 as usize] & o != 0 { movegen::flips(p, o, x2 as usize) } else { 0 };
         if f != 0 {
             best = best.max(-self.solve_1(o ^ f, p ^ f ^ (1u64 << x2), x1));
         }
@@ -581,13 +659,17 @@ impl<'a> Search<'a> {
     fn solve_1(&mut self, p: u64, o: u64, x: u32) -> i32 {
         self.nodes += 1;
         let n = p.count_ones() as i32;
-        let f = movegen::flips(p, o, x as usize).count_ones() as i32;
-        if f != 0 {
-            return 2 * (n + f + 1) - 64;
+        if NEIGHBOURS[x as usize] & o != 0 {
+            let f = last_flip_count(p, x);
+            if f != 0 {
+                return 2 * (n + f + 1) - 64;
+            }
         }
-        let f = movegen::flips(o, p, x as usize).count_ones() as i32;
-        if f != 0 {
-            return 2 * (n - f) - 64;
+        if NEIGHBOURS[x as usize] & p != 0 {
+            let f = last_flip_count(o, x);
+            if f != 0 {
+                return 2 * (n - f) - 64;
+            }
         }
         // Nobody can play: 63 discs, the empty goes to the winner (no draw is possible).
         if 2 * n > 63 {
