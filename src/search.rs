@@ -1,9 +1,17 @@
 //! The search API every front end drives: limits in, `Info` lines out through an observer that is
 //! also polled for `stop`, a result with the best move. The engine core does no I/O.
+//!
+//! Behind it: iterative deepening with aspiration windows over a principal variation search
+//! (negascout) whose PV and null-window nodes are specialised at compile time, a transposition
+//! table kept across the moves of a game, and move ordering from `ordering`.
 
 use crate::board::{Board, Move};
+use crate::endgame::Solver;
 use crate::eval;
-use crate::square::Squares;
+use crate::ordering::{Features, MoveList, Scored};
+use crate::square::Square;
+use crate::timeman::{self, Deadlines};
+use crate::tt::{Table, NO_MOVE};
 use std::time::{Duration, Instant};
 
 /// How long to think. One of these per `go`.
@@ -76,97 +84,310 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
-/// Owns what survives between searches of one game (the transposition table, later).
-pub struct Searcher {
-    nodes: u64,
-    stopped: bool,
+/// Relays a search of the position after a forced pass at the root, seen from the passing side.
+struct Passed<'a>(&'a mut dyn Observer);
+
+impl Observer for Passed<'_> {
+    fn poll(&mut self) -> Control {
+        self.0.poll()
+    }
+
+    fn info(&mut self, info: &Info) {
+        let mut pv = Vec::with_capacity(info.pv.len() + 1);
+        pv.push(Move::Pass);
+        pv.extend_from_slice(&info.pv);
+        self.0.info(&Info { score: -info.score, pv, ..info.clone() });
+    }
+}
+
+/// Whether `mv` is a move (not a pass) of a board that has moves.
+fn is_move(board: &Board, mv: Move) -> bool {
+    matches!(mv, Move::Play(sq) if board.moves() & sq.bit() != 0)
+}
+
+/// Stops the endgame solver at the hard deadline as well as when the caller says so.
+struct Guarded<'a> {
+    inner: &'a mut dyn Observer,
     deadline: Option<Instant>,
+}
+
+impl Observer for Guarded<'_> {
+    fn poll(&mut self) -> Control {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Control::Stop;
+        }
+        self.inner.poll()
+    }
+}
+
+/// The most empties the solver is given for a search whose hard deadline is `budget` away. The
+/// solver does about 10 M nodes/s and each further empty costs it roughly 1.6 times as many nodes
+/// (FFO #20-#39, 20-24 empties, take 2.4 s each on average); a solve that runs out of time is
+/// stopped and the shallow search's move played.
+fn solvable_empties(budget: Duration) -> u32 {
+    match budget.as_millis() {
+        0..=9 => 10,
+        10..=99 => 14,
+        100..=999 => 17,
+        1000..=9999 => 20,
+        _ => 23,
+    }
+}
+
+/// Empties up to which `go infinite` is answered by the solver.
+const SOLVER_EMPTIES_UNTIMED: u32 = 24;
+/// Depth of the midgame search done before a solve, as the answer if the solve is stopped.
+const FALLBACK_DEPTH: u32 = 4;
+
+/// Nodes between two looks at the clock, the node limit and the observer: a fraction of a
+/// millisecond at midgame speed, so the hard deadline is overshot by well under a millisecond.
+pub const POLL_INTERVAL: u64 = 512;
+/// Above any score: scores are disc differences in -64..=64.
+const INF: i32 = 65;
+/// Deepest ply: 60 moves and at most as many passes between them.
+const MAX_PLY: usize = 128;
+/// Half-width of the first aspiration window around the previous iteration's score, in discs.
+const ASPIRATION_WINDOW: i32 = 3;
+/// Iterations from this depth on start with an aspiration window.
+const ASPIRATION_MIN_DEPTH: u32 = 4;
+/// Move classes in the order [`Searcher::depth_one`] tries them: corners, the inner squares and
+/// the edges but C-squares, C-squares, X-squares.
+const STATIC_ORDER: [u64; 4] =
+    [0x8100_0000_0000_0081, !0xC3C3_0000_0000_C3C3, 0x4281_0000_0000_8142, 0x0042_0000_0000_4200];
+/// The pv code of a pass.
+const PASS: u8 = 64;
+
+/// Owns what survives between searches of one game: the transposition table (and the endgame solver's).
+pub struct Searcher {
+    tt: Table,
+    solver: Solver,
+    features: Features,
+    nodes: u64,
+    next_poll: u64,
+    stopped: bool,
+    hard_deadline: Option<Instant>,
     node_limit: Option<u64>,
+    pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
 }
 
 impl Searcher {
     /// A searcher with a transposition table of about `hash_mb` megabytes.
-    pub fn new(_hash_mb: usize) -> Searcher {
-        Searcher { nodes: 0, stopped: false, deadline: None, node_limit: None }
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
+            tt: Table::new(hash_mb / 2),
+            solver: Solver::new(hash_mb / 2),
+            features: Features::ALL,
+            nodes: 0,
+            next_poll: 0,
+            stopped: false,
+            hard_deadline: None,
+            node_limit: None,
+            pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+        }
     }
 
-    /// Resizes the transposition table (clearing it).
-    pub fn set_hash_mb(&mut self, _hash_mb: usize) {}
+    /// Resizes the transposition tables (clearing them): half for the midgame search, half for the
+    /// endgame solver.
+    pub fn set_hash_mb(&mut self, hash_mb: usize) {
+        self.tt = Table::new(hash_mb / 2);
+        self.solver = Solver::new(hash_mb / 2);
+    }
 
     /// Forgets everything learnt in the previous game.
-    pub fn new_game(&mut self) {}
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.solver.clear();
+    }
+
+    /// Turns move-ordering features on or off (all on by default): for measuring what each buys.
+    pub fn set_ordering(&mut self, features: Features) {
+        self.features = features;
+    }
+
+    /// The best move the transposition table holds for `board`, if any: a hint, always legal.
+    pub fn table_move(&self, board: &Board) -> Option<Move> {
+        let e = self.tt.probe(board)?;
+        (e.best < 64 && board.moves() & (1u64 << e.best) != 0).then(|| Move::Play(Square::from_index(e.best as u32)))
+    }
 
     /// Searches `board` within `limits`, reporting progress to `observer`.
     pub fn search(&mut self, board: &Board, limits: &Limits, observer: &mut dyn Observer) -> SearchResult {
         let start = Instant::now();
         self.nodes = 0;
+        self.next_poll = POLL_INTERVAL;
         self.stopped = false;
         self.node_limit = None;
-        self.deadline = None;
+        self.hard_deadline = None;
+        self.tt.new_search();
+        let empties = board.empty_count();
+        let mut deadlines = None;
         let max_depth = match *limits {
-            Limits::Depth(d) => d.max(1),
+            Limits::Depth(d) => d.clamp(1, empties.max(1)),
             Limits::Nodes(n) => {
                 self.node_limit = Some(n);
-                64
+                self.next_poll = n.min(POLL_INTERVAL);
+                empties
             }
             Limits::MoveTime(t) => {
-                self.deadline = Some(start + t);
-                64
+                deadlines = Some(timeman::move_time(start, t));
+                empties
             }
             Limits::Clock { time_left, increment, moves_to_go } => {
-                let moves = moves_to_go.unwrap_or(30).max(1);
-                self.deadline = Some(start + time_left / moves + increment / 2);
-                64
+                deadlines = Some(timeman::clock(start, time_left, increment, moves_to_go, empties));
+                empties
             }
-            Limits::Infinite => 64,
+            Limits::Infinite => empties,
         };
-        let moves = board.moves();
+        self.hard_deadline = deadlines.map(|d| d.hard);
+
+        if board.moves() == 0 {
+            if board.is_game_over() {
+                let elapsed = start.elapsed();
+                let score = board.final_score();
+                return SearchResult {
+                    best: Move::Pass,
+                    score,
+                    exact: true,
+                    depth: 0,
+                    nodes: 0,
+                    elapsed,
+                    pv: Vec::new(),
+                };
+            }
+            // The only move is a pass: search the opponent's position and see it from this side.
+            let mut passed = Passed(observer);
+            let mut result = self.search(&board.pass(), limits, &mut passed);
+            result.best = Move::Pass;
+            result.score = -result.score;
+            result.pv.insert(0, Move::Pass);
+            return result;
+        }
+        if self.hand_over(empties, limits, start, deadlines.as_ref()) {
+            return self.solve(board, start, observer);
+        }
+        self.iterate(board, max_depth, start, deadlines.as_ref(), observer)
+    }
+
+    /// THE handover point to the exact endgame solver: whether it, rather than the midgame search,
+    /// answers. Always when the depth asked for reaches the end of the game; under a time limit when
+    /// the empties are few enough for the solver to finish (it is also stopped at the hard deadline,
+    /// falling back on a shallow midgame search). Never under a node limit, so that node-limited
+    /// searches stay comparable.
+    fn hand_over(&self, empties: u32, limits: &Limits, start: Instant, deadlines: Option<&Deadlines>) -> bool {
+        match *limits {
+            Limits::Depth(d) => d >= empties,
+            Limits::Nodes(_) => false,
+            Limits::Infinite => empties <= SOLVER_EMPTIES_UNTIMED,
+            Limits::MoveTime(_) | Limits::Clock { .. } => {
+                deadlines.is_some_and(|d| empties <= solvable_empties(d.hard.saturating_duration_since(start)))
+            }
+        }
+    }
+
+    /// Solves `board` exactly with the endgame solver, after a shallow midgame search that gives
+    /// the answer should the solver be stopped (by the hard deadline or the observer).
+    fn solve(&mut self, board: &Board, start: Instant, observer: &mut dyn Observer) -> SearchResult {
+        let empties = board.empty_count();
+        let deadline = self.hard_deadline;
+        self.hard_deadline = None;
+        let fallback_depth = FALLBACK_DEPTH.min(empties.saturating_sub(1)).max(1);
+        let mut result = self.iterate(board, fallback_depth, start, None, observer);
+        if self.stopped {
+            return result;
+        }
+        let mut guarded = Guarded { inner: observer, deadline };
+        let mut solution = self.solver.solve(board, -64, 64, &mut guarded);
+        result.nodes += solution.nodes;
+        if !solution.aborted && !is_move(board, solution.best) {
+            // Seen once from the solver (a pass offered with moves on the board): ask it for every
+            // move's score instead, which names the moves.
+            log::warn!("endgame solver answered {:?}, not a legal move: solving each move", solution.best);
+            let all = self.solver.solve_all_moves(board, &mut guarded);
+            result.nodes += all.nodes;
+            solution.aborted = all.aborted || all.moves.is_empty();
+            if let Some(&(best, score)) = all.moves.first() {
+                (solution.best, solution.score) = (best, score);
+            }
+        }
+        result.elapsed = start.elapsed();
+        if solution.aborted || !is_move(board, solution.best) {
+            return result;
+        }
+        result.best = solution.best;
+        result.score = solution.score;
+        result.exact = true;
+        result.depth = empties;
+        result.pv = vec![solution.best];
+        observer.info(&Info {
+            depth: empties,
+            score: solution.score,
+            exact: true,
+            nodes: result.nodes,
+            elapsed: result.elapsed,
+            pv: result.pv.clone(),
+        });
+        result
+    }
+
+    /// Iterative deepening from depth 1 to `max_depth`, within the deadlines if any.
+    fn iterate(
+        &mut self,
+        board: &Board,
+        max_depth: u32,
+        start: Instant,
+        deadlines: Option<&Deadlines>,
+        observer: &mut dyn Observer,
+    ) -> SearchResult {
+        let empties = board.empty_count();
+        let tt_move = self.tt.probe(board).map_or(NO_MOVE, |e| e.best);
+        let mut root: Vec<Scored> = MoveList::new(board, board.moves(), tt_move, &self.features).collect();
         let mut result = SearchResult {
-            best: if moves == 0 { Move::Pass } else { Move::Play(crate::square::Square::first(moves)) },
+            best: Move::Play(root[0].sq),
             score: 0,
             exact: false,
             depth: 0,
             nodes: 0,
             elapsed: Duration::ZERO,
-            pv: Vec::new(),
+            pv: vec![Move::Play(root[0].sq)],
         };
-        if moves == 0 {
-            result.exact = board.is_game_over();
-            result.score = if result.exact { board.final_score() } else { 0 };
-            return result;
-        }
-        let empties = board.empty_count();
+        let mut last_iteration = Duration::ZERO;
+        let mut growth = timeman::DEFAULT_GROWTH;
         for depth in 1..=max_depth {
-            let mut best = (i32::MIN, result.best);
-            for sq in Squares(moves) {
-                let score = -self.negamax(&board.play(sq), depth - 1, -64, 64, observer);
-                if self.stopped {
-                    break;
-                }
-                if score > best.0 {
-                    best = (score, Move::Play(sq));
-                }
-            }
+            let iteration_start = Instant::now();
+            let score = if depth >= ASPIRATION_MIN_DEPTH && result.depth > 0 {
+                self.aspiration(board, depth, result.score, &mut root, observer)
+            } else {
+                self.root(board, depth, -INF, INF, &mut root, observer)
+            };
             if self.stopped {
                 break;
             }
-            result.best = best.1;
-            result.score = best.0;
+            let took = iteration_start.elapsed();
+            if last_iteration > Duration::from_micros(200) {
+                growth = took.as_secs_f64() / last_iteration.as_secs_f64();
+            }
+            last_iteration = took;
+            result.best = Move::Play(root[0].sq);
+            result.score = score;
             result.depth = depth;
             result.exact = depth >= empties;
-            result.pv = vec![best.1];
+            result.pv = self.root_pv();
             result.nodes = self.nodes;
             result.elapsed = start.elapsed();
             observer.info(&Info {
                 depth,
-                score: result.score,
+                score,
                 exact: result.exact,
                 nodes: self.nodes,
                 elapsed: result.elapsed,
                 pv: result.pv.clone(),
             });
-            if result.exact {
-                break;
+            if let Some(d) = deadlines {
+                if !timeman::start_next(d, Instant::now(), took, growth) {
+                    break;
+                }
             }
         }
         result.nodes = self.nodes;
@@ -174,37 +395,248 @@ impl Searcher {
         result
     }
 
-    fn negamax(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, observer: &mut dyn Observer) -> i32 {
+    /// Re-searches with wider windows until the score falls inside.
+    fn aspiration(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        guess: i32,
+        root: &mut [Scored],
+        obs: &mut dyn Observer,
+    ) -> i32 {
+        let mut delta = ASPIRATION_WINDOW;
+        let mut alpha = (guess - delta).max(-INF);
+        let mut beta = (guess + delta).min(INF);
+        loop {
+            let score = self.root(board, depth, alpha, beta, root, obs);
+            if self.stopped {
+                return score;
+            }
+            delta *= 2;
+            if score <= alpha && alpha > -INF {
+                alpha = if score - delta <= -64 { -INF } else { score - delta };
+            } else if score >= beta && beta < INF {
+                beta = if score + delta >= 64 { INF } else { score + delta };
+            } else {
+                return score;
+            }
+        }
+    }
+
+    /// The root of one iteration: PVS over `root`, whose best move is moved to the front.
+    fn root(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        root: &mut [Scored],
+        obs: &mut dyn Observer,
+    ) -> i32 {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) {
-            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let over = self.node_limit.is_some_and(|n| self.nodes >= n);
-            if late || over || observer.poll() == Control::Stop {
+        self.pv_len[0] = 0;
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_index = 0;
+        for (i, m) in root.iter().enumerate() {
+            let child = board.play_flips(m.sq, m.flips);
+            let mut full = i == 0;
+            let mut score = 0;
+            if !full {
+                score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, 1, obs);
+                full = score > alpha && score < beta;
+            }
+            if full {
+                score = -self.pvs::<true>(&child, depth - 1, -beta, -alpha, 1, obs);
+            }
+            if self.stopped {
+                return best;
+            }
+            if score > best {
+                best = score;
+                best_index = i;
+                self.set_pv(0, m.sq.index() as u8, full);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        root[..=best_index].rotate_right(1);
+        self.tt.store(board, depth, alpha0, beta, best, root[0].sq.index() as u8);
+        best
+    }
+
+    /// The principal variation of the last completed root search.
+    fn root_pv(&self) -> Vec<Move> {
+        self.pv[0][..self.pv_len[0]]
+            .iter()
+            .map(|&c| if c == PASS { Move::Pass } else { Move::Play(Square::from_index(c as u32)) })
+            .collect()
+    }
+
+    /// The pv at `ply` becomes `mv` followed by the child's pv when the child was a PV node.
+    #[inline]
+    fn set_pv(&mut self, ply: usize, mv: u8, child_is_pv: bool) {
+        self.pv[ply][0] = mv;
+        let tail = if child_is_pv && ply + 1 < MAX_PLY { self.pv_len[ply + 1].min(MAX_PLY - 1) } else { 0 };
+        if tail > 0 {
+            let (head, rest) = self.pv.split_at_mut(ply + 1);
+            head[ply][1..=tail].copy_from_slice(&rest[0][..tail]);
+        }
+        self.pv_len[ply] = tail + 1;
+    }
+
+    /// A null-window node one ply above the leaves: the table and the ordering cost more than they
+    /// save here, so the moves go in a static order (corners first, X-squares last) and each child
+    /// is scored in place.
+    #[inline]
+    fn depth_one(&mut self, board: &Board, moves: u64, beta: i32) -> i32 {
+        let mut best = -INF;
+        for class in STATIC_ORDER {
+            let mut rest = moves & class;
+            while rest != 0 {
+                let sq = Square::first(rest);
+                rest &= rest - 1;
+                let score = -self.leaf(&board.play(sq));
+                if score > best {
+                    best = score;
+                    if score >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// A node at depth 0: the evaluation, or the final score, after a forced pass if need be.
+    #[inline(always)]
+    fn leaf(&mut self, board: &Board) -> i32 {
+        self.nodes += 1;
+        let moves = board.moves();
+        if moves != 0 {
+            return eval::evaluate_with_moves(board, moves);
+        }
+        let passed = board.pass();
+        let replies = passed.moves();
+        if replies == 0 {
+            return board.final_score();
+        }
+        self.nodes += 1;
+        -eval::evaluate_with_moves(&passed, replies)
+    }
+
+    #[cold]
+    fn poll(&mut self, obs: &mut dyn Observer) {
+        self.next_poll = self.nodes + POLL_INTERVAL;
+        if let Some(limit) = self.node_limit {
+            self.next_poll = self.next_poll.min(limit);
+            if self.nodes >= limit {
                 self.stopped = true;
             }
+        }
+        if self.hard_deadline.is_some_and(|d| Instant::now() >= d) || obs.poll() == Control::Stop {
+            self.stopped = true;
+        }
+    }
+
+    /// Principal variation search. `PV` nodes have an open window; the others a null window.
+    /// Scores are fail-soft.
+    fn pvs<const PV: bool>(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        obs: &mut dyn Observer,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.poll(obs);
         }
         if self.stopped {
             return 0;
         }
+        if PV {
+            self.pv_len[ply] = 0;
+        }
         let moves = board.moves();
         if moves == 0 {
-            if board.pass().moves() == 0 {
+            let passed = board.pass();
+            if passed.moves() == 0 {
                 return board.final_score();
             }
-            return -self.negamax(&board.pass(), depth, -beta, -alpha, observer);
+            // A pass costs no depth: the game goes on, and two passes in a row end it above.
+            let score = -self.pvs::<PV>(&passed, depth, -beta, -alpha, ply + 1, obs);
+            if PV {
+                self.set_pv(ply, PASS, true);
+            }
+            return score;
         }
         if depth == 0 {
-            return eval::evaluate(board);
+            return eval::evaluate_with_moves(board, moves);
         }
-        let mut best = -65;
-        for sq in Squares(moves) {
-            let score = -self.negamax(&board.play(sq), depth - 1, -beta, -alpha, observer);
-            best = best.max(score);
-            alpha = alpha.max(score);
-            if alpha >= beta {
-                break;
+        // Deeper than the empties is the same search: capping it shares table entries.
+        let depth = depth.min(board.empty_count());
+        if !PV && depth == 1 {
+            return self.depth_one(board, moves, beta);
+        }
+
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.tt.probe(board) {
+            if e.best < 64 && moves & (1u64 << e.best) != 0 {
+                tt_move = e.best;
+            }
+            if !PV && e.depth as u32 >= depth {
+                let (lower, upper) = (e.lower as i32, e.upper as i32);
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
             }
         }
+
+        let list = MoveList::new(board, moves, tt_move, &self.features);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        let mut first = true;
+        for m in list {
+            let child = board.play_flips(m.sq, m.flips);
+            let mut full = PV && first;
+            let mut score = 0;
+            if !full {
+                score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, ply + 1, obs);
+                full = PV && score > alpha && score < beta;
+            }
+            if full {
+                score = -self.pvs::<PV>(&child, depth - 1, -beta, -alpha, ply + 1, obs);
+            }
+            first = false;
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m.sq.index() as u8;
+                if score > alpha {
+                    alpha = score;
+                    if PV {
+                        self.set_pv(ply, best_move, full);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.tt.store(board, depth, alpha0, beta, best, best_move);
         best
     }
 }

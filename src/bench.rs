@@ -1,0 +1,83 @@
+//! `ebony bench`: a fixed set of positions searched to a fixed depth from a fresh searcher each, so
+//! the total node count is deterministic; CI compares it with the recorded signature
+//! (`scripts/bench-signature`) so that a change in search behaviour is always deliberate.
+
+use crate::board::Position;
+use crate::ordering::Features;
+use crate::search::{Limits, Searcher, Silent};
+use std::time::Duration;
+
+/// Depth of the default bench: a few seconds in release mode.
+pub const DEFAULT_DEPTH: u32 = 10;
+/// Table size of the bench searcher: fixed, because the node count depends on it.
+const HASH_MB: usize = 16;
+
+/// Thirty positions from 4 to 46 discs played (random legal games from a fixed seed), both sides
+/// to move; the later ones are solved exactly at bench depths of 14 and more.
+pub const POSITIONS: [&str; 30] = [
+    "-------------------XO------OO-----OXO------X-------------------- X",
+    "-----------X------O-X-----OXXX----XOO----X---------------------- O",
+    "-------------X----OOOO-----XXO-----XXXO------------------------- X",
+    "-------------X---XXXX----XXOX----X-OOO------O--------O---------- O",
+    "----O----O--OO---OX-O----XXOX---X-OXXX-------------------------- X",
+    "-----------------O-------OOXX----XXXXX----XOXO-----XOO------XO-- O",
+    "---------OX--OX---OXOO----XOOO-----XO------XXO----X--X--------X- X",
+    "------O------O-----OOX----XOO----XXXOO-XXXX-O-X-X--O-X--X------- O",
+    "-----------O-X-----OOX-O-OOOXOX----OXXOX---OO--O---OXX----O----- X",
+    "--XOO-----XXXXXO--OXXXO---OXXOO---OXXO---XO---O---O------------- O",
+    "----X-----O-XO--XXOXOX--OOOOOX----OOO-X----XXO-----XXXO--------O X",
+    "-----XO--X-XOXO--XXOXXO-OOOXXXO---XXOXX---XOO-----O-X--------X-- O",
+    "----O-O-----OOXX--O-OOO---OXOOO--XXOOOO--XO-OOXX----OOX-----O--X X",
+    "--------X-O--O--X-OOOX--XOOXOX-O--OXXOO-OOXXOOO--XX-OOOO----OX-- O",
+    "----O--O-OX-O-O---OOOOXO-XXOOXX--OXXOXXX---XXOOO---XO-O----O-O-X X",
+    "-OOOO-----XOO-----XXXXXX--XXXOX--XOXOXO-X--OOOOOXXXO-XX---XXX--- O",
+    "OOOO-XXOXXOOOOOO-XOXOOOX-XXXXOXX-XOOOXXX-X-OO-X----------------- X",
+    "-----X----XO-X-O-X-OOXOO-XOOXOXOXXXOXXX-OOOOOOXO-X--OOO-XXXOOO-- O",
+    "-OOOOOO----OXOX---XXOXOXXXXXXO-X-XOXXXOX-XXOOOOOOXO-OO----O-O--- X",
+    "--OOOOO--XOOOO-XXOOOXOOOOOOXXOOO-OOXXX-X-XO-XXX---XXXX----OXXOX- O",
+    "-O-XXO----OXXO---OOOOXO-XOOOOOOO-OOOXXOOOOOXXXO--OXXXOOO-XX-OOO- X",
+    "X--XO-XOOXOOOXO-OXXXOXX-OOXXXXX-OXXXXX--OX-OXXO-O-XOOOX-OO-XOXX- X",
+    "----------OX-------XOOX----XXO-----XXO-------O------------------ O",
+    "--------X--O----OXOO-X---OXXXXX--XOXX-----O-X-------X-------X--- O",
+    "-----------------OX-------OXOO---OOOOO----O-OXXX-O-OXXXX---X--XX O",
+    "------O---X---OO--X-OOO---XOOOXO---OXOO--XXXXOO--OXXX---O------- O",
+    "-X-X--O---XXXOX--XXXOX---XXXXXXX--XOXO--OOOXOX------X-X--------X O",
+    "----O----OOO-OOO-XOOOXO-XXXXOO--OXOXXXXX-O-X-XX-OXXX-X-----X---- O",
+    "---------O-OOO-O--OXOOXX-OXOOO--XOOXOXO--OXOOOOO-XXXOOXO-O---OXX O",
+    "OO-XXXX-XXXXXXX-XXOXOXX-OOOOXOXX--OXXXX-XXXX-XOOXX--X--OX------- O",
+];
+
+/// The outcome of one bench position.
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub position: Position,
+    pub depth: u32,
+    pub score: i32,
+    pub exact: bool,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Searches every bench position to `depth` with the given ordering features, each from a new
+/// game; `each` sees every line as it completes.
+pub fn run(depth: u32, features: Features, mut each: impl FnMut(&Line)) -> Vec<Line> {
+    let mut searcher = Searcher::new(HASH_MB);
+    searcher.set_ordering(features);
+    let mut lines = Vec::with_capacity(POSITIONS.len());
+    for text in POSITIONS {
+        let position = Position::parse(text).expect("bench positions are valid");
+        searcher.new_game();
+        let result = searcher.search(&position.board, &Limits::Depth(depth), &mut Silent);
+        let line = Line {
+            position,
+            depth: result.depth,
+            score: result.score,
+            exact: result.exact,
+            nodes: result.nodes,
+            elapsed: result.elapsed,
+        };
+        each(&line);
+        lines.push(line);
+    }
+    lines
+}

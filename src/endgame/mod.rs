@@ -1,0 +1,664 @@
+//! The exact endgame solver: the final disc difference with perfect play, or only win/loss/draw.
+//!
+//! Public API (kept small for the search, which hands over at low empties):
+//! - [`Solver::new`]`(hash_mb)` owns a transposition table of its own; [`Solver::clear`] empties it.
+//! - [`Solver::solve`]`(&Board, alpha, beta, &mut dyn Observer) -> Solution`: fail-soft alpha-beta over
+//!   the window; a score `<= alpha` is an upper bound, `>= beta` a lower bound, otherwise exact. The
+//!   full window is `-64..64`; win/loss/draw is the window `-1..1`.
+//! - [`Solver::solve_all_moves`]: every legal move's exact score, best first.
+//!
+//! The observer's `poll` is called every few thousand nodes; on `Stop` the solve unwinds at once and
+//! the result says `aborted` (its score and move then mean nothing).
+//!
+//! Layout of the search, from many empties to few: `deep` (move list, fastest-first ordering, TT,
+//! stability cutoff, principal variation search), `shallow` (no TT, no list: empties visited odd
+//! quadrants first), then hand-written solvers for 4, 3, 2 and 1 empties that take their squares as
+//! arguments and allocate nothing.
+
+mod stability;
+mod table;
+
+use crate::board::{Board, Move};
+use crate::movegen;
+use crate::search::{Control, Observer};
+use crate::square::Square;
+use std::time::{Duration, Instant};
+use table::{Table, NO_MOVE};
+
+pub use stability::stable_discs;
+
+/// The answer of a solve.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Solution {
+    /// Disc difference for the side to move (a bound when outside the window, see [`Solver::solve`]).
+    pub score: i32,
+    /// The best move found: `Move::Pass` when the side to move has none.
+    pub best: Move,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The observer asked to stop: score and move are not to be used.
+    pub aborted: bool,
+}
+
+/// Every legal move's exact score.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct AllMoves {
+    /// Best first; a single `Move::Pass` when the side to move must pass; empty when the game is over.
+    pub moves: Vec<(Move, i32)>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub aborted: bool,
+}
+
+/// Nodes between two polls of the observer.
+const POLL_INTERVAL: u64 = 4096;
+
+/// Boards with at most this many empties are searched by `shallow` (no TT, no move list).
+const SHALLOW_MAX: u32 = 6;
+
+/// The stability cutoff is tried when alpha is at least this (by empties): below, the bound
+/// `64 - 2 * stable` is rarely low enough to cut and computing it costs more than it saves.
+const STABILITY_THRESHOLD: [i32; 65] = {
+    let mut t = [99; 65];
+    let mut n = 5;
+    while n < 65 {
+        let v = 2 * n as i32 - 4;
+        t[n] = if v > 64 { 64 } else { v };
+        n += 1;
+    }
+    t
+};
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// The four quadrants: parity (odd empties in a quadrant) says who is likely to play last there.
+const QUADRANTS: [u64; 4] =
+    [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
+
+/// Ordering weights of `deep` (fastest first): the opponent's mobility (corners counted twice) decides,
+/// the square prior only breaks ties. Measured on FFO #24-#33 (nodes): a quadrant-parity bonus of
+/// 1/4 mobility point costs +15%, the opponent's potential mobility as a tie-break +1.3%, the square
+/// prior as 1/16 to 1/4 of a mobility point -1% to +27%, no square prior at all +55%.
+const W_MOBILITY: i32 = 1 << 12;
+const W_TT_MOVE: i32 = 1 << 28;
+
+/// Enhanced transposition cutoffs from this many empties (FFO #24-#33: 12 empties -4.8% nodes, 10 -8%).
+const ETC_MIN: u32 = 10;
+
+/// A rough prior per square for ordering ties: corners first, X and C squares last.
+#[rustfmt::skip]
+const SQUARE_VALUE: [i32; 64] = [
+    18,  4, 16, 12, 12, 16,  4, 18,
+     4,  2,  6,  8,  8,  6,  2,  4,
+    16,  6, 14, 10, 10, 14,  6, 16,
+    12,  8, 10,  0,  0, 10,  8, 12,
+    12,  8, 10,  0,  0, 10,  8, 12,
+    16,  6, 14, 10, 10, 14,  6, 16,
+     4,  2,  6,  8,  8,  6,  2,  4,
+    18,  4, 16, 12, 12, 16,  4, 18,
+];
+
+/// `NEIGHBOURS[x]`: the squares around `x`. A move on `x` needs an opponent disc there, a test far
+/// cheaper than computing the flips.
+static NEIGHBOURS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = (sq as i32 % 8, sq as i32 / 8);
+        let mut df = -1;
+        while df <= 1 {
+            let mut dr = -1;
+            while dr <= 1 {
+                let (nf, nr) = (f + df, r + dr);
+                if (df != 0 || dr != 0) && nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                    t[sq] |= 1u64 << (nr * 8 + nf);
+                }
+                dr += 1;
+            }
+            df += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The discs `p` flips by playing the last empty square `x` (all others filled: `o` is the rest of
+/// the board), counted along each ray up to the first `p` disc.
+#[inline(always)]
+fn last_flip_count(p: u64, x: u32) -> i32 {
+    let rays = &LAST_RAYS[x as usize];
+    let mut count = 0;
+    for &ray in &rays[..4] {
+        // Towards higher bits: the squares below the first `p` disc on the ray are all `o`'s.
+        let mine = p & ray;
+        if mine != 0 {
+            count += (ray & (mine & mine.wrapping_neg()).wrapping_sub(1)).count_ones();
+        }
+    }
+    for &ray in &rays[4..] {
+        let mine = p & ray;
+        if mine != 0 {
+            let top = 1u64 << (63 - mine.leading_zeros());
+            count += (ray & !(top | top.wrapping_sub(1))).count_ones();
+        }
+    }
+    count as i32
+}
+
+/// The eight rays of each square (up: +1 +7 +8 +9, then down), the square itself excluded.
+static LAST_RAYS: [[u64; 8]; 64] = {
+    const DIRS: [(i32, i32); 8] = [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)];
+    let mut t = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = DIRS[d];
+            let (mut f, mut r) = (sq as i32 % 8 + df, sq as i32 / 8 + dr);
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                t[sq][d] |= 1u64 << (r * 8 + f);
+                f += df;
+                r += dr;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
+/// The squares of the quadrants holding an odd number of empties.
+#[inline(always)]
+fn odd_quadrants(empties: u64) -> u64 {
+    let mut mask = 0;
+    for q in QUADRANTS {
+        if (empties & q).count_ones() & 1 != 0 {
+            mask |= q;
+        }
+    }
+    mask
+}
+
+/// The final score of a finished game for `p`, empties to the winner.
+#[inline(always)]
+fn final_score(p: u64, o: u64) -> i32 {
+    Board::new(p, o).final_score()
+}
+
+/// The exact endgame solver; owns its transposition table across solves.
+pub struct Solver {
+    table: Table,
+}
+
+impl Solver {
+    pub fn new(hash_mb: usize) -> Solver {
+        stability::init();
+        Solver { table: Table::new(hash_mb) }
+    }
+
+    /// Forgets what earlier solves learnt (for reproducible node counts).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Solves `board` over the window `alpha..beta` (see the module notes for the bounds).
+    pub fn solve(&mut self, board: &Board, alpha: i32, beta: i32, observer: &mut dyn Observer) -> Solution {
+        let start = Instant::now();
+        self.table.new_search();
+        let mut search = Search::new(&mut self.table, observer);
+        let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
+        let (score, best) = search.root(board.player, board.opponent, alpha, beta.max(alpha + 1));
+        Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted: search.stopped }
+    }
+
+    /// The exact score of every legal move, best first.
+    pub fn solve_all_moves(&mut self, board: &Board, observer: &mut dyn Observer) -> AllMoves {
+        let start = Instant::now();
+        self.table.new_search();
+        let mut search = Search::new(&mut self.table, observer);
+        let (p, o) = (board.player, board.opponent);
+        let mut moves = Vec::new();
+        let legal = movegen::moves(p, o);
+        if legal == 0 {
+            if movegen::moves(o, p) != 0 {
+                moves.push((Move::Pass, -search.any(o, p, -64, 64)));
+            }
+        } else {
+            for sq in crate::square::Squares(legal) {
+                let f = movegen::flips(p, o, sq.index());
+                let score = -search.any(o ^ f, p ^ f ^ sq.bit(), -64, 64);
+                moves.push((Move::Play(sq), score));
+            }
+        }
+        moves.sort_by_key(|&(_, score)| -score);
+        AllMoves { moves, nodes: search.nodes, elapsed: start.elapsed(), aborted: search.stopped }
+    }
+}
+
+/// One move of a `deep` move list.
+#[derive(Clone, Copy, Default)]
+struct Candidate {
+    flips: u64,
+    key: i32,
+    sq: u8,
+}
+
+/// The state of one solve: counters, the stop flag, the table and the observer.
+struct Search<'a> {
+    table: &'a mut Table,
+    observer: &'a mut dyn Observer,
+    nodes: u64,
+    next_poll: u64,
+    stopped: bool,
+}
+
+impl<'a> Search<'a> {
+    fn new(table: &'a mut Table, observer: &'a mut dyn Observer) -> Search<'a> {
+        Search { table, observer, nodes: 0, next_poll: POLL_INTERVAL, stopped: false }
+    }
+
+    #[inline(never)]
+    fn poll(&mut self) {
+        self.next_poll = self.nodes + POLL_INTERVAL;
+        if self.observer.poll() == Control::Stop {
+            self.stopped = true;
+        }
+    }
+
+    /// The root: like `deep` but for any number of empties, and it says which move is best.
+    fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, Move) {
+        let legal = movegen::moves(p, o);
+        if legal == 0 {
+            self.nodes += 1;
+            if movegen::moves(o, p) == 0 {
+                return (final_score(p, o), Move::Pass);
+            }
+            return (-self.any(o, p, -beta, -alpha), Move::Pass);
+        }
+        if (!(p | o)).count_ones() <= SHALLOW_MAX {
+            // Small trees: score each move in turn (the ordering work of `deep` would not pay).
+            self.nodes += 1;
+            let (mut best, mut best_move, mut alpha) = (-65, Move::Pass, alpha);
+            for sq in crate::square::Squares(legal) {
+                let f = movegen::flips(p, o, sq.index());
+                let v = -self.any(o ^ f, p ^ f ^ sq.bit(), -beta, -alpha);
+                if v > best {
+                    (best, best_move) = (v, Move::Play(sq));
+                    alpha = alpha.max(v);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+            return (best, best_move);
+        }
+        let (score, best) = self.mtd(p, o, alpha, beta);
+        (score, if best == NO_MOVE { Move::Pass } else { Move::Play(Square::from_index(best as u32)) })
+    }
+
+    /// Null-window probes that close in on the score (MTD(f)), starting from a guess of 0: each probe
+    /// is cheap and the table carries what earlier probes learnt.
+    fn mtd(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, u8) {
+        if beta - alpha <= 2 {
+            return self.deep_search(p, o, alpha, beta);
+        }
+        let (mut lower, mut upper) = (alpha, beta);
+        let mut guess = 0.clamp(alpha + 1, beta - 1);
+        let mut result = (guess, NO_MOVE);
+        while lower < upper && !self.stopped {
+            // Scores are even: the window (guess - 1, guess + 1) asks "below, at or above guess?".
+            let (a, b) = (guess - 1, guess + 1);
+            let (v, mv) = self.deep_search(p, o, a.max(lower), b.min(upper));
+            // A probe that failed low says nothing of which move is best: keep the last other one.
+            if v > a || result.1 == NO_MOVE {
+                result.1 = mv;
+            }
+            result.0 = v;
+            if v <= a {
+                upper = v;
+            } else if v >= b {
+                lower = v;
+            } else {
+                return (v, mv);
+            }
+            guess = v;
+            if upper <= alpha || lower >= beta {
+                return result;
+            }
+        }
+        result
+    }
+
+    /// Any board, dispatched on its number of empties.
+    fn any(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        let e = !(p | o);
+        match e.count_ones() {
+            0 => {
+                self.nodes += 1;
+                final_score(p, o)
+            }
+            1 => self.solve_1(p, o, e.trailing_zeros()),
+            2 => {
+                let x1 = e.trailing_zeros();
+                let x2 = 63 - e.leading_zeros();
+                self.solve_2(p, o, alpha, beta, x1, x2, false)
+            }
+            3 => {
+                let x1 = e.trailing_zeros();
+                let rest = e & (e - 1);
+                let x2 = rest.trailing_zeros();
+                let x3 = 63 - e.leading_zeros();
+                self.solve_3(p, o, alpha, beta, x1, x2, x3, false)
+            }
+            4 => self.solve_4(p, o, alpha, beta),
+            n if n <= SHALLOW_MAX => self.shallow(p, o, alpha, beta, n),
+            _ => self.deep(p, o, alpha, beta),
+        }
+    }
+
+    /// Many empties: TT, stability cutoff, ordered move list, principal variation search.
+    fn deep(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        self.deep_search(p, o, alpha, beta).0
+    }
+
+    fn deep_search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> (i32, u8) {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+        if self.stopped {
+            return (0, NO_MOVE);
+        }
+        let empties = !(p | o);
+        let n = empties.count_ones();
+        let legal = movegen::moves(p, o);
+        if legal == 0 {
+            if movegen::moves(o, p) == 0 {
+                return (final_score(p, o), NO_MOVE);
+            }
+            return (-self.deep(o, p, -beta, -alpha), NO_MOVE);
+        }
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return (bound, NO_MOVE);
+            }
+        }
+        let mut tt_move = NO_MOVE;
+        if let Some(entry) = self.table.probe(p, o) {
+            let (lower, upper) = (entry.lower as i32, entry.upper as i32);
+            if lower >= beta || lower == upper {
+                return (lower, entry.best);
+            }
+            if upper <= alpha {
+                return (upper, entry.best);
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
+            tt_move = entry.best;
+        }
+        let (alpha_in, beta_in) = (alpha, beta);
+
+        let mut list = [Candidate::default(); 32];
+        let mut count = 0;
+        let mut bits = legal;
+        while bits != 0 {
+            let sq = bits.trailing_zeros();
+            bits &= bits - 1;
+            let bit = 1u64 << sq;
+            let f = movegen::flips(p, o, sq as usize);
+            let (np, no) = (o ^ f, p ^ f ^ bit);
+            if n >= ETC_MIN {
+                // Enhanced transposition cutoff: a child already known to refute this node.
+                if let Some(e) = self.table.probe(np, no) {
+                    if -(e.upper as i32) >= beta {
+                        return (-(e.upper as i32), sq as u8);
+                    }
+                }
+            }
+            let key = if sq as u8 == tt_move {
+                W_TT_MOVE
+            } else {
+                let mob = movegen::moves(np, no);
+                let weighted = (mob.count_ones() + (mob & CORNERS).count_ones()) as i32;
+                -weighted * W_MOBILITY + SQUARE_VALUE[sq as usize]
+            };
+            list[count] = Candidate { flips: f, key, sq: sq as u8 };
+            count += 1;
+        }
+
+        let mut best = -65;
+        let mut best_move = NO_MOVE;
+        for i in 0..count {
+            // Selection sort, one step at a time: a cutoff usually comes early.
+            let mut top = i;
+            for j in i + 1..count {
+                if list[j].key > list[top].key {
+                    top = j;
+                }
+            }
+            list.swap(i, top);
+            let c = list[i];
+            let bit = 1u64 << c.sq;
+            let (np, no) = (o ^ c.flips, p ^ c.flips ^ bit);
+            let v = if i == 0 {
+                -self.child(np, no, -beta, -alpha, n - 1)
+            } else {
+                let v = -self.child(np, no, -alpha - 1, -alpha, n - 1);
+                if v > alpha && v < beta {
+                    -self.child(np, no, -beta, -alpha, n - 1)
+                } else {
+                    v
+                }
+            };
+            if self.stopped {
+                return (0, NO_MOVE);
+            }
+            if v > best {
+                best = v;
+                best_move = c.sq;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = if best <= alpha_in {
+            (-64, best)
+        } else if best >= beta_in {
+            (best, 64)
+        } else {
+            (best, best)
+        };
+        self.table.store(p, o, n, lower, upper, best_move);
+        (best, best_move)
+    }
+
+    #[inline(always)]
+    fn child(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        if n > SHALLOW_MAX {
+            self.deep(p, o, alpha, beta)
+        } else {
+            self.shallow(p, o, alpha, beta, n)
+        }
+    }
+
+    /// 5..=SHALLOW_MAX empties: no table, no list; odd-quadrant empties first.
+    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        let empties = !(p | o);
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if bound <= alpha {
+                return bound;
+            }
+        }
+        let odd = odd_quadrants(empties);
+        let mut best = -65;
+        for mut bits in [empties & odd, empties & !odd] {
+            while bits != 0 {
+                let sq = bits.trailing_zeros();
+                bits &= bits - 1;
+                if NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
+                let f = movegen::flips(p, o, sq as usize);
+                if f == 0 {
+                    continue;
+                }
+                let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+                let v = if n == 5 {
+                    -self.solve_4(np, no, -beta, -alpha)
+                } else {
+                    -self.shallow(np, no, -beta, -alpha, n - 1)
+                };
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return v;
+                        }
+                    }
+                }
+            }
+        }
+        if best == -65 {
+            if movegen::moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.shallow(o, p, -beta, -alpha, n);
+        }
+        best
+    }
+
+    /// Four empties, taken odd quadrants first.
+    fn solve_4(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        let empties = !(p | o);
+        let odd = odd_quadrants(empties);
+        let mut sq = [0u32; 4];
+        let mut k = 0;
+        for mut bits in [empties & odd, empties & !odd] {
+            while bits != 0 {
+                sq[k] = bits.trailing_zeros();
+                bits &= bits - 1;
+                k += 1;
+            }
+        }
+        self.solve_4_sq(p, o, alpha, beta, sq, false)
+    }
+
+    fn solve_4_sq(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, sq: [u32; 4], passed: bool) -> i32 {
+        // No stability cutoff here: on FFO #24-#33 it saved 0.2% of the nodes for its cost.
+        self.nodes += 1;
+        let [x1, x2, x3, x4] = sq;
+        let mut best = -65;
+        for (x, a, b, c) in [(x1, x2, x3, x4), (x2, x1, x3, x4), (x3, x1, x2, x4), (x4, x1, x2, x3)] {
+            if NEIGHBOURS[x as usize] & o == 0 {
+                continue;
+            }
+            let f = movegen::flips(p, o, x as usize);
+            if f != 0 {
+                let v = -self.solve_3(o ^ f, p ^ f ^ (1u64 << x), -beta, -alpha, a, b, c, false);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return v;
+                        }
+                    }
+                }
+            }
+        }
+        if best == -65 {
+            if passed {
+                return final_score(p, o);
+            }
+            return -self.solve_4_sq(o, p, -beta, -alpha, sq, true);
+        }
+        best
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn solve_3(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, x1: u32, x2: u32, x3: u32, passed: bool) -> i32 {
+        self.nodes += 1;
+        let mut best = -65;
+        for (x, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
+            if NEIGHBOURS[x as usize] & o == 0 {
+                continue;
+            }
+            let f = movegen::flips(p, o, x as usize);
+            if f != 0 {
+                let v = -self.solve_2(o ^ f, p ^ f ^ (1u64 << x), -beta, -alpha, a, b, false);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return v;
+                        }
+                    }
+                }
+            }
+        }
+        if best == -65 {
+            if passed {
+                return final_score(p, o);
+            }
+            return -self.solve_3(o, p, -beta, -alpha, x1, x2, x3, true);
+        }
+        best
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32, passed: bool) -> i32 {
+        self.nodes += 1;
+        let mut best = -65;
+        let f = if NEIGHBOURS[x1 as usize] & o != 0 { movegen::flips(p, o, x1 as usize) } else { 0 };
+        if f != 0 {
+            best = -self.solve_1(o ^ f, p ^ f ^ (1u64 << x1), x2);
+            if best >= beta {
+                return best;
+            }
+        }
+        let f = if NEIGHBOURS[x2 as usize] & o != 0 { movegen::flips(p, o, x2 as usize) } else { 0 };
+        if f != 0 {
+            best = best.max(-self.solve_1(o ^ f, p ^ f ^ (1u64 << x2), x1));
+        }
+        if best == -65 {
+            if passed {
+                return final_score(p, o);
+            }
+            return -self.solve_2(o, p, -beta, -alpha, x1, x2, true);
+        }
+        best
+    }
+
+    /// One empty square `x`: only the number of flips matters.
+    #[inline(always)]
+    fn solve_1(&mut self, p: u64, o: u64, x: u32) -> i32 {
+        self.nodes += 1;
+        let n = p.count_ones() as i32;
+        if NEIGHBOURS[x as usize] & o != 0 {
+            let f = last_flip_count(p, x);
+            if f != 0 {
+                return 2 * (n + f + 1) - 64;
+            }
+        }
+        if NEIGHBOURS[x as usize] & p != 0 {
+            let f = last_flip_count(o, x);
+            if f != 0 {
+                return 2 * (n - f) - 64;
+            }
+        }
+        // Nobody can play: 63 discs, the empty goes to the winner (no draw is possible).
+        if 2 * n > 63 {
+            2 * n - 62
+        } else {
+            2 * n - 64
+        }
+    }
+}

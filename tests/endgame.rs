@@ -1,0 +1,202 @@
+//! The exact solver against published FFO scores and against a plain alpha-beta minimax written here.
+
+use ebony::board::{Board, Move};
+use ebony::endgame::Solver;
+use ebony::obf::{self, ObfEntry};
+use ebony::search::{Control, Observer, Silent};
+use ebony::square::Squares;
+
+fn load(name: &str) -> Vec<ObfEntry> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    obf::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Plain negamax with alpha-beta over the `Board` API: no ordering, no table, nothing clever.
+fn minimax(board: &Board, mut alpha: i32, beta: i32) -> i32 {
+    let moves = board.moves();
+    if moves == 0 {
+        if board.pass().moves() == 0 {
+            return board.final_score();
+        }
+        return -minimax(&board.pass(), -beta, -alpha);
+    }
+    let mut best = -65;
+    for sq in Squares(moves) {
+        let v = -minimax(&board.play(sq), -beta, -alpha);
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// A position reached by random legal moves from the start, with `empties` empties (None if the game
+/// ended first).
+fn random_position(seed: &mut u64, empties: u32) -> Option<Board> {
+    let mut next = || {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    };
+    let mut board = Board::START;
+    while board.empty_count() > empties {
+        let moves = board.moves();
+        if moves == 0 {
+            if board.is_game_over() {
+                return None;
+            }
+            board = board.pass();
+            continue;
+        }
+        let pick = (next() % moves.count_ones() as u64) as usize;
+        board = board.play(Squares(moves).nth(pick).unwrap());
+    }
+    Some(board)
+}
+
+fn check_ffo(entries: &[ObfEntry], all_moves: bool) {
+    let mut solver = Solver::new(16);
+    for (index, entry) in entries.iter().enumerate() {
+        let board = entry.position.board;
+        let solution = solver.solve(&board, -64, 64, &mut Silent);
+        assert!(!solution.aborted);
+        assert_eq!(Some(solution.score), entry.best_score(), "position {} score", index + 1);
+        let listed = entry.moves.iter().find(|&&(mv, _)| mv == solution.best);
+        assert_eq!(
+            listed.map(|&(_, s)| s),
+            Some(solution.score),
+            "position {}: best move {:?}",
+            index + 1,
+            solution.best
+        );
+        if all_moves {
+            let all = solver.solve_all_moves(&board, &mut Silent);
+            for &(mv, score) in &entry.moves {
+                let got = all.moves.iter().find(|&&(m, _)| m == mv).map(|&(_, s)| s);
+                assert_eq!(got, Some(score), "position {} move {mv:?}", index + 1);
+            }
+            assert_eq!(all.moves.len() as u32, board.moves().count_ones());
+        }
+    }
+}
+
+#[test]
+fn ffo_1_to_19_exact_with_all_moves() {
+    check_ffo(&load("fforum-1-19.obf"), true);
+}
+
+#[test]
+#[ignore = "about 10 s in release; run by scripts/ffo.sh"]
+fn ffo_20_to_39_exact() {
+    check_ffo(&load("fforum-20-39.obf"), false);
+}
+
+#[test]
+#[ignore = "minutes in release; run by scripts/ffo.sh"]
+fn ffo_40_to_59_exact() {
+    check_ffo(&load("fforum-40-59.obf"), false);
+}
+
+#[test]
+fn random_positions_match_minimax() {
+    let mut solver = Solver::new(4);
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut checked = 0;
+    while checked < 300 {
+        // Mostly 8-12 empties; every 30th position 13 or 14 (the unordered reference is slow there).
+        let empties = if checked % 30 == 29 { 13 + (checked / 30) % 2 } else { 8 + checked % 5 };
+        let Some(board) = random_position(&mut seed, empties) else { continue };
+        let exact = minimax(&board, -64, 64);
+        let solution = solver.solve(&board, -64, 64, &mut Silent);
+        assert_eq!(solution.score, exact, "{board:?}");
+        // The best move really scores the exact value.
+        let after = match solution.best {
+            Move::Play(sq) => board.play(sq),
+            Move::Pass => board.pass(),
+        };
+        if !board.is_game_over() && empties <= 12 {
+            assert_eq!(-minimax(&after, -64, 64), exact, "best move of {board:?}");
+        }
+        // Narrow windows give correct fail-soft bounds; win/loss/draw gives the sign.
+        let (alpha, beta) = ((seed % 40) as i32 - 20, (seed % 40) as i32 - 20 + 1 + (seed % 5) as i32);
+        let bound = solver.solve(&board, alpha, beta, &mut Silent).score;
+        if bound <= alpha {
+            assert!(exact <= bound, "upper bound {bound} below exact {exact}");
+        } else if bound >= beta {
+            assert!(exact >= bound, "lower bound {bound} above exact {exact}");
+        } else {
+            assert_eq!(bound, exact);
+        }
+        let wld = solver.solve(&board, -1, 1, &mut Silent).score;
+        assert_eq!(wld.signum(), exact.signum());
+        if checked % 10 == 3 {
+            solver.clear();
+            let all = solver.solve_all_moves(&board, &mut Silent);
+            for &(mv, score) in &all.moves {
+                let after = match mv {
+                    Move::Play(sq) => board.play(sq),
+                    Move::Pass => board.pass(),
+                };
+                assert_eq!(-minimax(&after, -64, 64), score);
+            }
+            assert_eq!(all.moves.first().map(|&(_, s)| s).unwrap_or(board.final_score()), exact);
+        }
+        checked += 1;
+    }
+}
+
+/// Stops at the first poll.
+struct StopNow(u32);
+
+impl Observer for StopNow {
+    fn poll(&mut self) -> Control {
+        self.0 += 1;
+        Control::Stop
+    }
+}
+
+#[test]
+fn a_stop_aborts_the_solve() {
+    let entries = load("fforum-20-39.obf");
+    let board = entries[18].position.board;
+    let mut observer = StopNow(0);
+    let solution = Solver::new(4).solve(&board, -64, 64, &mut observer);
+    assert!(solution.aborted);
+    assert_eq!(observer.0, 1);
+    assert!(solution.nodes < 100_000, "{} nodes after a stop", solution.nodes);
+}
+
+#[test]
+fn solve_command_checks_the_ffo_file() {
+    let file = format!("{}/tests/data/fforum-1-19.obf", env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ebony"))
+        .args(["solve", &file, "--range", "1-3", "--all-moves"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("total: 3 positions, 0 wrong"), "{text}");
+    assert!(text.lines().nth(1).unwrap().contains("g8:+18 h1:+12"), "{text}");
+
+    // A wrong expected score makes the command fail.
+    let dir = std::env::temp_dir().join(format!("ebony-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.obf");
+    std::fs::write(&bad, "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+16;\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ebony")).args(["solve"]).arg(&bad).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8(out.stdout).unwrap().contains("WRONG"));
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ebony"))
+        .args(["solve", "--all-moves", "--board", "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8(out.stdout).unwrap().contains("g8:+18"));
+    let out =
+        std::process::Command::new(env!("CARGO_BIN_EXE_ebony")).args(["solve", "--board", "XX X"]).output().unwrap();
+    assert!(!out.status.success());
+}
