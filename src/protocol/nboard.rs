@@ -5,7 +5,7 @@
 use crate::board::{Board, Color, Move};
 use crate::game::Game;
 use crate::ggf::{self, GgfClock};
-use crate::protocol::inbox::Inbox;
+use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
 use crate::search::{Control, Info, Limits, Observer, Searcher};
 use std::fmt;
@@ -120,13 +120,6 @@ impl fmt::Display for NbPv<'_> {
     }
 }
 
-/// Whether the loop goes on.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Flow {
-    Continue,
-    Exit,
-}
-
 /// A search's answer seen from the side that moved into the searched position.
 struct Scored {
     score: i32,
@@ -161,6 +154,20 @@ fn index(color: Color) -> usize {
     }
 }
 
+impl<W: Write> Frontend for NBoard<W> {
+    fn inbox(&mut self) -> &mut Inbox {
+        &mut self.inbox
+    }
+
+    fn line(&mut self, line: &str) -> Flow {
+        self.answer(line)
+    }
+
+    fn too_long(&mut self, length: usize) {
+        self.error(format_args!("line of {length} bytes ignored"));
+    }
+}
+
 impl<W: Write> NBoard<W> {
     pub fn new(input: std::sync::mpsc::Receiver<Input>, out: Output<W>, hash_mb: usize) -> NBoard<W> {
         NBoard {
@@ -175,26 +182,14 @@ impl<W: Write> NBoard<W> {
     }
 
     pub fn run(&mut self) {
-        loop {
-            let flow = match self.inbox.next_input() {
-                Input::Line(line) => self.line(&line),
-                Input::TooLong(length) => {
-                    self.error(format_args!("line of {length} bytes ignored"));
-                    Flow::Continue
-                }
-                Input::Eof => Flow::Exit,
-            };
-            if flow == Flow::Exit {
-                return;
-            }
-        }
+        serve(self);
     }
 
     pub fn into_output(self) -> W {
         self.out.into_inner()
     }
 
-    fn line(&mut self, line: &str) -> Flow {
+    fn answer(&mut self, line: &str) -> Flow {
         log::debug!("< {line}");
         match parse(line) {
             Ok(Some(command)) => self.execute(command),
