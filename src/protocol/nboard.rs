@@ -491,6 +491,30 @@ mod tests {
         }
     }
 
+    fn engine() -> NBoard<Vec<u8>> {
+        let (_tx, rx) = std::sync::mpsc::channel();
+        NBoard::new(rx, Output::new(Vec::new()), 1)
+    }
+
+    #[test]
+    fn the_game_clock_caps_go_and_counts_the_recorded_times() {
+        let mut nb = engine();
+        nb.answer("set depth 7");
+        let bo = "BO[8 ---------------------------O*------*O--------------------------- *]";
+        nb.answer(&format!("set game (;GM[Othello]TI[1:00]{bo}B[F5//10.5]W[F6//3];)"));
+        nb.answer("move E6/0.00/4.5");
+        // White to move: 60 s less 3 s, less the pipe margin; the depth still caps the search.
+        let (limits, cap) = nb.go_limits();
+        assert_eq!(cap, Some(7));
+        let Limits::Clock { time_left, .. } = limits else { panic!("{limits:?}") };
+        assert_eq!(time_left, Duration::from_secs(57) - CLOCK_MARGIN);
+        assert_eq!(nb.used, [15.0, 3.0]);
+        // Without a clock the set depth alone limits `go`.
+        nb.answer(&format!("set game (;GM[Othello]{bo};)"));
+        assert_eq!(nb.go_limits(), (Limits::Depth(7), None));
+        assert!(nb.into_output().is_empty(), "no reply to settings and moves");
+    }
+
     #[test]
     fn moves_and_pvs_are_written_as_nboard_reads_them() {
         let pv = [Move::Play("f5".parse().unwrap()), Move::Pass, Move::Play("d6".parse().unwrap())];
