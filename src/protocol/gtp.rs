@@ -3,7 +3,7 @@
 
 use crate::board::{Color, Move, Position};
 use crate::game::Game;
-use crate::protocol::inbox::Inbox;
+use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
 use crate::search::{Control, Limits, Observer, Searcher};
 use crate::square::Square;
@@ -157,13 +157,6 @@ fn index(color: Color) -> usize {
     }
 }
 
-/// Whether the loop goes on.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Flow {
-    Continue,
-    Exit,
-}
-
 /// Runs GTP on stdin/stdout until `quit` or end of input.
 pub fn run(hash_mb: usize) {
     Gtp::new(io::spawn_stdin_reader(), Output::stdout(), hash_mb).run();
@@ -181,6 +174,20 @@ pub struct Gtp<W: Write> {
     limit: Limits,
 }
 
+impl<W: Write> Frontend for Gtp<W> {
+    fn inbox(&mut self) -> &mut Inbox {
+        &mut self.inbox
+    }
+
+    fn line(&mut self, line: &str) -> Flow {
+        self.answer(line)
+    }
+
+    fn too_long(&mut self, length: usize) {
+        self.out.line(render(None, &Err(format!("line too long: {length} bytes"))));
+    }
+}
+
 impl<W: Write> Gtp<W> {
     pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize) -> Gtp<W> {
         Gtp {
@@ -195,26 +202,14 @@ impl<W: Write> Gtp<W> {
     }
 
     pub fn run(&mut self) {
-        loop {
-            let flow = match self.inbox.next_input() {
-                Input::Line(line) => self.line(&line),
-                Input::TooLong(length) => {
-                    self.out.line(render(None, &Err(format!("line too long: {length} bytes"))));
-                    Flow::Continue
-                }
-                Input::Eof => Flow::Exit,
-            };
-            if flow == Flow::Exit {
-                return;
-            }
-        }
+        serve(self);
     }
 
     pub fn into_output(self) -> W {
         self.out.into_inner()
     }
 
-    fn line(&mut self, raw: &str) -> Flow {
+    fn answer(&mut self, raw: &str) -> Flow {
         log::debug!("< {raw}");
         let Some(line) = split_line(raw) else {
             return Flow::Continue;

@@ -5,6 +5,39 @@ use crate::protocol::io::Input;
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, TryRecvError};
 
+/// Whether a front end's loop goes on after a line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flow {
+    Continue,
+    Exit,
+}
+
+/// A front end as its input loop sees it.
+pub trait Frontend {
+    fn inbox(&mut self) -> &mut Inbox;
+    /// Answers one line.
+    fn line(&mut self, line: &str) -> Flow;
+    /// Answers a line the reader dropped for its length.
+    fn too_long(&mut self, length: usize);
+}
+
+/// Answers lines, those queued during searches first, until the front end exits or input ends.
+pub fn serve(frontend: &mut impl Frontend) {
+    loop {
+        let flow = match frontend.inbox().next_input() {
+            Input::Line(line) => frontend.line(&line),
+            Input::TooLong(length) => {
+                frontend.too_long(length);
+                Flow::Continue
+            }
+            Input::Eof => Flow::Exit,
+        };
+        if flow == Flow::Exit {
+            return;
+        }
+    }
+}
+
 pub struct Inbox {
     rx: Receiver<Input>,
     /// Read from the channel but not yet handled, oldest first.

@@ -5,7 +5,7 @@
 use crate::board::{Board, Color, Move};
 use crate::game::Game;
 use crate::ggf::{self, GgfClock};
-use crate::protocol::inbox::Inbox;
+use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
 use crate::search::{Control, Info, Limits, Observer, Searcher};
 use std::fmt;
@@ -120,13 +120,6 @@ impl fmt::Display for NbPv<'_> {
     }
 }
 
-/// Whether the loop goes on.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Flow {
-    Continue,
-    Exit,
-}
-
 /// A search's answer seen from the side that moved into the searched position.
 struct Scored {
     score: i32,
@@ -161,6 +154,20 @@ fn index(color: Color) -> usize {
     }
 }
 
+impl<W: Write> Frontend for NBoard<W> {
+    fn inbox(&mut self) -> &mut Inbox {
+        &mut self.inbox
+    }
+
+    fn line(&mut self, line: &str) -> Flow {
+        self.answer(line)
+    }
+
+    fn too_long(&mut self, length: usize) {
+        self.error(format_args!("line of {length} bytes ignored"));
+    }
+}
+
 impl<W: Write> NBoard<W> {
     pub fn new(input: std::sync::mpsc::Receiver<Input>, out: Output<W>, hash_mb: usize) -> NBoard<W> {
         NBoard {
@@ -175,26 +182,14 @@ impl<W: Write> NBoard<W> {
     }
 
     pub fn run(&mut self) {
-        loop {
-            let flow = match self.inbox.next_input() {
-                Input::Line(line) => self.line(&line),
-                Input::TooLong(length) => {
-                    self.error(format_args!("line of {length} bytes ignored"));
-                    Flow::Continue
-                }
-                Input::Eof => Flow::Exit,
-            };
-            if flow == Flow::Exit {
-                return;
-            }
-        }
+        serve(self);
     }
 
     pub fn into_output(self) -> W {
         self.out.into_inner()
     }
 
-    fn line(&mut self, line: &str) -> Flow {
+    fn answer(&mut self, line: &str) -> Flow {
         log::debug!("< {line}");
         match parse(line) {
             Ok(Some(command)) => self.execute(command),
@@ -494,6 +489,30 @@ mod tests {
         for line in ["set depth 3", "set contempt 1"] {
             assert!(!parse(line).unwrap().unwrap().interrupts(), "{line}");
         }
+    }
+
+    fn engine() -> NBoard<Vec<u8>> {
+        let (_tx, rx) = std::sync::mpsc::channel();
+        NBoard::new(rx, Output::new(Vec::new()), 1)
+    }
+
+    #[test]
+    fn the_game_clock_caps_go_and_counts_the_recorded_times() {
+        let mut nb = engine();
+        nb.answer("set depth 7");
+        let bo = "BO[8 ---------------------------O*------*O--------------------------- *]";
+        nb.answer(&format!("set game (;GM[Othello]TI[1:00]{bo}B[F5//10.5]W[F6//3];)"));
+        nb.answer("move E6/0.00/4.5");
+        // White to move: 60 s less 3 s, less the pipe margin; the depth still caps the search.
+        let (limits, cap) = nb.go_limits();
+        assert_eq!(cap, Some(7));
+        let Limits::Clock { time_left, .. } = limits else { panic!("{limits:?}") };
+        assert_eq!(time_left, Duration::from_secs(57) - CLOCK_MARGIN);
+        assert_eq!(nb.used, [15.0, 3.0]);
+        // Without a clock the set depth alone limits `go`.
+        nb.answer(&format!("set game (;GM[Othello]{bo};)"));
+        assert_eq!(nb.go_limits(), (Limits::Depth(7), None));
+        assert!(nb.into_output().is_empty(), "no reply to settings and moves");
     }
 
     #[test]
