@@ -1,4 +1,4 @@
-//! The input queue the GUI front ends share: lines from the reader thread, with the ones read while a
+//! The input queue every front end shares: lines from the reader thread, with the ones read while a
 //! search ran kept in order for after it, and a look at new lines so the search's observer can stop.
 
 use crate::protocol::io::Input;
@@ -65,29 +65,50 @@ impl Inbox {
     /// Moves what has arrived into the queue without waiting and tells whether any new input makes
     /// `interrupts` true (end of input always does).
     pub fn poll(&mut self, interrupts: impl Fn(&str) -> bool) -> bool {
-        if self.closed {
-            return true;
-        }
-        let mut hit = false;
-        loop {
+        let hit = self.drain(|line, _| Arrival { queue: true, interrupt: interrupts(line) });
+        hit || self.closed
+    }
+
+    /// Hands each line that has arrived to `handle` without waiting, with whether the queue is empty
+    /// (a line answered at once keeps its place in the reply order only then), and queues the lines it
+    /// asks to. Stops at the first line that interrupts, leaving later ones in the channel, and tells
+    /// whether one did. Lines too long and the end of input are queued for the loop.
+    pub fn drain(&mut self, mut handle: impl FnMut(&str, bool) -> Arrival) -> bool {
+        while !self.closed {
             let input = match self.rx.try_recv() {
                 Ok(input) => input,
-                Err(TryRecvError::Empty) => return hit,
+                Err(TryRecvError::Empty) => return false,
                 Err(TryRecvError::Disconnected) => Input::Eof,
             };
-            hit |= match &input {
-                Input::Line(line) => interrupts(line),
-                Input::TooLong(_) => false,
-                Input::Eof => true,
-            };
-            let eof = input == Input::Eof;
-            self.pending.push_back(input);
-            if eof {
-                self.closed = true;
-                return true;
+            if let Input::Line(line) = &input {
+                let arrival = handle(line, self.pending.is_empty());
+                if arrival.queue {
+                    self.pending.push_back(input);
+                }
+                if arrival.interrupt {
+                    return true;
+                }
+                continue;
             }
+            self.closed = input == Input::Eof;
+            self.pending.push_back(input);
         }
+        false
     }
+
+    /// True once the end of input has been read (it may still wait in the queue).
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+}
+
+/// What a front end makes of a line that arrives during a search.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Arrival {
+    /// Keep the line for the loop, after the search.
+    pub queue: bool,
+    /// Stop the search.
+    pub interrupt: bool,
 }
 
 #[cfg(test)]

@@ -10,21 +10,14 @@
 use crate::board::{Color, Move, Position};
 use crate::eval;
 use crate::game::Game;
+use crate::protocol::inbox::{serve, Arrival, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
 use crate::protocol::parser::{self, Command, COMMANDS};
 use crate::search::{Control, Info, Limits, Observer, Searcher};
 use crate::square::Square;
-use std::collections::VecDeque;
 use std::fmt::{self, Write as _};
 use std::io::Write;
-use std::sync::mpsc::{Receiver, TryRecvError};
-
-/// Whether the loop goes on after a command.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Flow {
-    Continue,
-    Exit,
-}
+use std::sync::mpsc::Receiver;
 
 /// Runs the native protocol on stdin/stdout until `quit` or end of input.
 pub fn run(hash_mb: usize) {
@@ -35,41 +28,30 @@ pub fn run(hash_mb: usize) {
 pub struct Engine<W: Write> {
     game: Game,
     searcher: Searcher,
-    input: Receiver<Input>,
-    /// Input read during a search and not answered then, in order: it runs before the channel.
-    pending: VecDeque<Input>,
+    /// Input read during a search and not answered then runs before the channel's.
+    inbox: Inbox,
     out: Output<W>,
 }
 
 impl<W: Write> Engine<W> {
     pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize) -> Engine<W> {
-        Engine { game: Game::default(), searcher: Searcher::new(hash_mb), input, pending: VecDeque::new(), out }
+        Engine { game: Game::default(), searcher: Searcher::new(hash_mb), inbox: Inbox::new(input), out }
     }
 
     /// Answers lines until `quit` or end of input.
     pub fn run(&mut self) {
-        loop {
-            let next = match self.pending.pop_front() {
-                Some(input) => input,
-                None => self.input.recv().unwrap_or(Input::Eof),
-            };
-            let flow = match next {
-                Input::Line(line) => self.line(&line),
-                Input::TooLong(length) => {
-                    self.out.line(too_long(length));
-                    Flow::Continue
-                }
-                Input::Eof => Flow::Exit,
-            };
-            if flow == Flow::Exit {
-                return;
-            }
-        }
+        serve(self);
     }
 
     /// Gives back the writer (tests read what was written).
     pub fn into_output(self) -> W {
         self.out.into_inner()
+    }
+}
+
+impl<W: Write> Frontend for Engine<W> {
+    fn inbox(&mut self) -> &mut Inbox {
+        &mut self.inbox
     }
 
     fn line(&mut self, line: &str) -> Flow {
@@ -84,6 +66,12 @@ impl<W: Write> Engine<W> {
         }
     }
 
+    fn too_long(&mut self, length: usize) {
+        self.out.line(format_args!("error line too long: {length} bytes, at most {}", io::MAX_LINE));
+    }
+}
+
+impl<W: Write> Engine<W> {
     fn execute(&mut self, command: Command) -> Flow {
         match command {
             Command::New => self.set_game(Game::default()),
@@ -146,8 +134,7 @@ impl<W: Write> Engine<W> {
         }
         let board = self.game.position().board;
         let mut listener = Listener {
-            input: &self.input,
-            pending: &mut self.pending,
+            inbox: &mut self.inbox,
             out: &mut self.out,
             infinite: *limits == Limits::Infinite,
             stop: false,
@@ -200,18 +187,12 @@ impl<W: Write> Engine<W> {
     }
 }
 
-/// The error line for a line the reader dropped for its length.
-fn too_long(length: usize) -> String {
-    format!("error line too long: {length} bytes, at most {}", io::MAX_LINE)
-}
-
 /// The search's view of the loop: polled from inside the search, it drains the input channel.
 /// `stop` and `quit` act at once; `isready` and `ping` are answered at once unless earlier lines
 /// wait (then they wait behind them, keeping replies in input order); every other line, and end of
 /// input, waits in `pending` for the loop.
 struct Listener<'a, W: Write> {
-    input: &'a Receiver<Input>,
-    pending: &'a mut VecDeque<Input>,
+    inbox: &'a mut Inbox,
     out: &'a mut Output<W>,
     /// `go infinite` would never end once input has ended, so end of input stops it.
     infinite: bool,
@@ -220,35 +201,35 @@ struct Listener<'a, W: Write> {
     quit: bool,
 }
 
-impl<W: Write> Listener<'_, W> {
-    fn line(&mut self, line: String) {
-        log::debug!("< {line} (searching)");
-        match parser::parse_line(&line) {
-            Ok(None) => {}
-            Ok(Some(Command::Stop)) => self.stop = true,
-            Ok(Some(Command::Quit)) => {
-                self.stop = true;
-                self.quit = true;
-            }
-            Ok(Some(Command::IsReady)) if self.pending.is_empty() => self.out.line("readyok"),
-            Ok(Some(Command::Ping(n))) if self.pending.is_empty() => self.out.line(format_args!("pong {n}")),
-            // Errors too wait their turn: one reply per line, in input order.
-            Ok(Some(_)) | Err(_) => self.pending.push_back(Input::Line(line)),
-        }
-    }
-}
-
 impl<W: Write> Observer for Listener<'_, W> {
     fn poll(&mut self) -> Control {
+        let Listener { inbox, out, stop, quit, .. } = self;
         // Lines after a stop stay in the channel for the loop: `stop` then `move f5` is normal.
-        while !self.stop {
-            match self.input.try_recv() {
-                Ok(Input::Line(line)) => self.line(line),
-                Ok(input) => self.pending.push_back(input),
-                Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
-            }
+        if !*stop {
+            *stop = inbox.drain(|line, nothing_waits| {
+                log::debug!("< {line} (searching)");
+                let answered = Arrival { queue: false, interrupt: false };
+                match parser::parse_line(line) {
+                    Ok(None) => answered,
+                    Ok(Some(Command::Stop)) => Arrival { queue: false, interrupt: true },
+                    Ok(Some(Command::Quit)) => {
+                        *quit = true;
+                        Arrival { queue: false, interrupt: true }
+                    }
+                    Ok(Some(Command::IsReady)) if nothing_waits => {
+                        out.line("readyok");
+                        answered
+                    }
+                    Ok(Some(Command::Ping(n))) if nothing_waits => {
+                        out.line(format_args!("pong {n}"));
+                        answered
+                    }
+                    // Errors too wait their turn: one reply per line, in input order.
+                    Ok(Some(_)) | Err(_) => Arrival { queue: true, interrupt: false },
+                }
+            });
         }
-        if self.infinite && self.pending.back() == Some(&Input::Eof) {
+        if self.infinite && self.inbox.is_closed() {
             self.stop = true;
         }
         if self.stop {
