@@ -89,13 +89,13 @@ fn ffo_1_to_19_exact_with_all_moves() {
 }
 
 #[test]
-#[ignore = "about 10 s in release; run by scripts/ffo.sh"]
+#[ignore = "30 s or more in release; run by scripts/ffo.sh"]
 fn ffo_20_to_39_exact() {
     check_ffo(&load("fforum-20-39.obf"), false);
 }
 
 #[test]
-#[ignore = "minutes in release; run by scripts/ffo.sh"]
+#[ignore = "tens of minutes in release; run by scripts/ffo.sh --all"]
 fn ffo_40_to_59_exact() {
     check_ffo(&load("fforum-40-59.obf"), false);
 }

@@ -69,6 +69,10 @@ const STABILITY_THRESHOLD: [i32; 65] = {
     t
 };
 
+/// `deep` tries the stability bound only from a higher alpha: on FFO #24-#31 its cutoffs saved 144 of
+/// 34.19 M nodes at margin 0 and none were lost at margin 8, so there it is mostly cost.
+const DEEP_STABILITY_MARGIN: i32 = 8;
+
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// The four quadrants: parity (odd empties in a quadrant) says who is likely to play last there.
@@ -378,7 +382,7 @@ impl<'a> Search<'a> {
             }
             return (-self.deep(o, p, -beta, -alpha), NO_MOVE);
         }
-        if alpha >= STABILITY_THRESHOLD[n as usize] {
+        if alpha >= STABILITY_THRESHOLD[n as usize] + DEEP_STABILITY_MARGIN {
             let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
             if bound <= alpha {
                 return (bound, NO_MOVE);
