@@ -1,6 +1,6 @@
 //! The exact solver against published FFO scores and against a plain alpha-beta minimax written here.
 
-use ebony::board::{Board, Move};
+use ebony::board::{Board, Move, Position};
 use ebony::endgame::Solver;
 use ebony::obf::{self, ObfEntry};
 use ebony::search::{Control, Observer, Silent};
@@ -100,6 +100,16 @@ fn ffo_40_to_59_exact() {
     check_ffo(&load("fforum-40-59.obf"), false);
 }
 
+/// A position where the root's last probe was answered by the table, which keeps no move: the solver
+/// once answered `pass` here although black has seven moves.
+#[test]
+fn the_best_move_is_legal_when_the_table_answers_the_root() {
+    let board: Position = "X----XOXX---OOXXXO--OXXXXOOOXXXXXXOXOXXXXOXXXXXXXXXOXOXXXXXXXXXX X".parse().unwrap();
+    let solution = Solver::new(4).solve(&board.board, -64, 64, &mut Silent);
+    assert_eq!(solution.score, 62);
+    assert_eq!(solution.best, Move::Play("e1".parse().unwrap()));
+}
+
 #[test]
 fn random_positions_match_minimax() {
     let mut solver = Solver::new(4);
@@ -112,7 +122,8 @@ fn random_positions_match_minimax() {
         let exact = minimax(&board, -64, 64);
         let solution = solver.solve(&board, -64, 64, &mut Silent);
         assert_eq!(solution.score, exact, "{board:?}");
-        // The best move really scores the exact value.
+        // The best move is legal and really scores the exact value.
+        assert!(board.is_game_over() || board.try_play(solution.best).is_ok(), "{:?} in {board:?}", solution.best);
         let after = match solution.best {
             Move::Play(sq) => board.play(sq),
             Move::Pass => board.pass(),
@@ -122,7 +133,9 @@ fn random_positions_match_minimax() {
         }
         // Narrow windows give correct fail-soft bounds; win/loss/draw gives the sign.
         let (alpha, beta) = ((seed % 40) as i32 - 20, (seed % 40) as i32 - 20 + 1 + (seed % 5) as i32);
-        let bound = solver.solve(&board, alpha, beta, &mut Silent).score;
+        let narrow = solver.solve(&board, alpha, beta, &mut Silent);
+        assert!(board.is_game_over() || board.try_play(narrow.best).is_ok(), "{:?} in {board:?}", narrow.best);
+        let bound = narrow.score;
         if bound <= alpha {
             assert!(exact <= bound, "upper bound {bound} below exact {exact}");
         } else if bound >= beta {

@@ -297,7 +297,22 @@ impl<'a> Search<'a> {
             return (best, best_move);
         }
         let (score, best) = self.mtd(p, o, alpha, beta);
-        (score, if best == NO_MOVE { Move::Pass } else { Move::Play(Square::from_index(best as u32)) })
+        if best != NO_MOVE {
+            return (score, Move::Play(Square::from_index(best as u32)));
+        }
+        // The last probe was answered by the table or the stability bound, which carry no move: find
+        // one that reaches the score (the table is warm, so these probes are cheap). A score that
+        // failed low is reached by none: any legal move is as good then.
+        for sq in crate::square::Squares(legal) {
+            if self.stopped {
+                break;
+            }
+            let f = movegen::flips(p, o, sq.index());
+            if -self.any(o ^ f, p ^ f ^ sq.bit(), -score, 1 - score) >= score {
+                return (score, Move::Play(sq));
+            }
+        }
+        (score, Move::Play(Square::first(legal)))
     }
 
     /// Null-window probes that close in on the score (MTD(f)), starting from a guess of 0: each probe
