@@ -297,24 +297,13 @@ impl Searcher {
         if self.stopped {
             return result;
         }
-        let mut guarded = Guarded { inner: observer, deadline };
-        let mut solution = self.solver.solve(board, -64, 64, &mut guarded);
+        let solution = self.solver.solve(board, -64, 64, &mut Guarded { inner: observer, deadline });
         result.nodes += solution.nodes;
-        if !solution.aborted && !is_move(board, solution.best) {
-            // Seen once from the solver (a pass offered with moves on the board): ask it for every
-            // move's score instead, which names the moves.
-            log::warn!("endgame solver answered {:?}, not a legal move: solving each move", solution.best);
-            let all = self.solver.solve_all_moves(board, &mut guarded);
-            result.nodes += all.nodes;
-            solution.aborted = all.aborted || all.moves.is_empty();
-            if let Some(&(best, score)) = all.moves.first() {
-                (solution.best, solution.score) = (best, score);
-            }
-        }
         result.elapsed = start.elapsed();
-        if solution.aborted || !is_move(board, solution.best) {
+        if solution.aborted {
             return result;
         }
+        debug_assert!(is_move(board, solution.best), "solver answered {:?}", solution.best);
         result.best = solution.best;
         result.score = solution.score;
         result.exact = true;
