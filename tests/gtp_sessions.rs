@@ -3,11 +3,11 @@
 //! legal), every reply checked for form and every move on a board tracked here; errors (`? ...`), ids,
 //! implicit passes both ways, undo over a pass, final score.
 
-mod gtp_support;
+mod support;
 
 use ebony::board::{Color, Move};
 use ebony::game::Game;
-use gtp_support::{gui_lines, Engine, Rng};
+use support::{gui_lines, Engine, Rng};
 
 /// A reply: whether it was `=`, its id, its text (lines joined by `\n`).
 #[derive(Debug)]

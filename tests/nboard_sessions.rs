@@ -2,13 +2,13 @@
 //! where the GUI waits), every reply checked for form and every move for legality on a board tracked
 //! here; passes both ways, `ping` interrupting searches, bad input, `learn` and `analyze`.
 
-mod gtp_support;
+mod support;
 
 use ebony::board::{Move, Position};
 use ebony::game::Game;
 use ebony::ggf;
-use gtp_support::{gui_lines, Engine};
 use std::time::Duration;
+use support::{gui_lines, Engine};
 
 const START_BO: &str = "BO[8 ---------------------------O*------*O--------------------------- *]";
 /// White to move has no move; black has (f8 takes the row back).

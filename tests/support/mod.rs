@@ -1,4 +1,4 @@
-//! Test support shared by the GTP and NBoard session tests: the real binary behind pipes, its
+//! Test support shared by the session tests of every front end: the real binary behind pipes, its
 //! output lines on a channel with a timeout, the `>` lines of a captured GUI log, a seeded RNG.
 
 #![allow(dead_code)]
@@ -13,6 +13,29 @@ use std::time::Duration;
 /// Longest wait for one reply line: generous, as the test machine is shared.
 pub const TIMEOUT: Duration = Duration::from_secs(60);
 
+/// Starts the real binary with `args`; its output lines arrive on the channel from a reader thread.
+pub fn spawn(args: &[&str]) -> (Child, Option<ChildStdin>, Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ebony"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starting ebony");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, lines) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let stdin = child.stdin.take();
+    (child, stdin, lines)
+}
+
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -23,24 +46,7 @@ pub struct Engine {
 
 impl Engine {
     pub fn start(protocol: &str) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ebony"))
-            .args(["--protocol", protocol, "--hash", "16"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("starting ebony");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
+        let (child, stdin, lines) = spawn(&["--protocol", protocol, "--hash", "16"]);
         Engine { child, stdin, lines, transcript: Vec::new() }
     }
 
