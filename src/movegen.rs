@@ -47,6 +47,13 @@ pub fn moves(p: u64, o: u64) -> u64 {
 /// `[4..8]` towards lower bits (-1, -7, -8, -9). The square itself is excluded.
 static RAYS: [[u64; 8]; 64] = build_rays();
 
+/// The eight ray masks of square `sq` (`[0..4]` towards higher bits: +1, +7, +8, +9; `[4..8]` towards
+/// lower bits), for code that walks the rays itself, like the solver's last-move flip count.
+#[inline(always)]
+pub fn rays(sq: usize) -> &'static [u64; 8] {
+    &RAYS[sq]
+}
+
 const fn build_rays() -> [[u64; 8]; 64] {
     // (file step, rank step) for the eight directions, in the order of the table.
     const DIRS: [(i32, i32); 8] = [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)];

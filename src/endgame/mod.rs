@@ -130,7 +130,7 @@ static NEIGHBOURS: [u64; 64] = {
 /// the board), counted along each ray up to the first `p` disc.
 #[inline(always)]
 fn last_flip_count(p: u64, x: u32) -> i32 {
-    let rays = &LAST_RAYS[x as usize];
+    let rays = movegen::rays(x as usize);
     let mut count = 0;
     for &ray in &rays[..4] {
         // Towards higher bits: the squares below the first `p` disc on the ray are all `o`'s.
@@ -148,28 +148,6 @@ fn last_flip_count(p: u64, x: u32) -> i32 {
     }
     count as i32
 }
-
-/// The eight rays of each square (up: +1 +7 +8 +9, then down), the square itself excluded.
-static LAST_RAYS: [[u64; 8]; 64] = {
-    const DIRS: [(i32, i32); 8] = [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)];
-    let mut t = [[0u64; 8]; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut d = 0;
-        while d < 8 {
-            let (df, dr) = DIRS[d];
-            let (mut f, mut r) = (sq as i32 % 8 + df, sq as i32 / 8 + dr);
-            while f >= 0 && f < 8 && r >= 0 && r < 8 {
-                t[sq][d] |= 1u64 << (r * 8 + f);
-                f += df;
-                r += dr;
-            }
-            d += 1;
-        }
-        sq += 1;
-    }
-    t
-};
 
 /// The squares of the quadrants holding an odd number of empties.
 #[inline(always)]
