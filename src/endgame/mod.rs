@@ -208,7 +208,8 @@ impl Solver {
         } else {
             for sq in crate::square::Squares(legal) {
                 let f = movegen::flips(p, o, sq.index());
-                let score = -search.any(o ^ f, p ^ f ^ sq.bit(), -64, 64);
+                // Null-window probes (MTD(f)) are cheaper than one full-window search per move.
+                let score = -search.root(o ^ f, p ^ f ^ sq.bit(), -64, 64).0;
                 moves.push((Move::Play(sq), score));
             }
         }
