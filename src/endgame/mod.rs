@@ -13,8 +13,9 @@
 //! Layout of the search, from many empties to few: `deep` (move list, fastest-first ordering, TT,
 //! stability cutoff, principal variation search), `shallow` (no TT, no list: empties visited odd
 //! quadrants first), then hand-written solvers for 4, 3, 2 and 1 empties that take their squares as
-//! arguments and allocate nothing.
+//! arguments and allocate nothing; the last empty is scored from flip counts alone (`last`).
 
+mod last;
 mod stability;
 mod table;
 
@@ -125,29 +126,6 @@ static NEIGHBOURS: [u64; 64] = {
     }
     t
 };
-
-/// The discs `p` flips by playing the last empty square `x` (all others filled: `o` is the rest of
-/// the board), counted along each ray up to the first `p` disc.
-#[inline(always)]
-fn last_flip_count(p: u64, x: u32) -> i32 {
-    let rays = movegen::rays(x as usize);
-    let mut count = 0;
-    for &ray in &rays[..4] {
-        // Towards higher bits: the squares below the first `p` disc on the ray are all `o`'s.
-        let mine = p & ray;
-        if mine != 0 {
-            count += (ray & (mine & mine.wrapping_neg()).wrapping_sub(1)).count_ones();
-        }
-    }
-    for &ray in &rays[4..] {
-        let mine = p & ray;
-        if mine != 0 {
-            let top = 1u64 << (63 - mine.leading_zeros());
-            count += (ray & !(top | top.wrapping_sub(1))).count_ones();
-        }
-    }
-    count as i32
-}
 
 /// The squares of the quadrants holding an odd number of empties.
 #[inline(always)]
@@ -334,7 +312,7 @@ impl<'a> Search<'a> {
                 self.nodes += 1;
                 final_score(p, o)
             }
-            1 => self.solve_1(p, o, e.trailing_zeros()),
+            1 => self.solve_1(p, e.trailing_zeros()),
             2 => {
                 let x1 = e.trailing_zeros();
                 let x2 = 63 - e.leading_zeros();
@@ -616,14 +594,14 @@ impl<'a> Search<'a> {
         let mut best = -65;
         let f = if NEIGHBOURS[x1 as usize] & o != 0 { movegen::flips(p, o, x1 as usize) } else { 0 };
         if f != 0 {
-            best = -self.solve_1(o ^ f, p ^ f ^ (1u64 << x1), x2);
+            best = -self.solve_1(o ^ f, x2);
             if best >= beta {
                 return best;
             }
         }
         let f = if NEIGHBOURS[x2 as usize] & o != 0 { movegen::flips(p, o, x2 as usize) } else { 0 };
         if f != 0 {
-            best = best.max(-self.solve_1(o ^ f, p ^ f ^ (1u64 << x2), x1));
+            best = best.max(-self.solve_1(o ^ f, x1));
         }
         if best == -65 {
             if passed {
@@ -636,26 +614,8 @@ impl<'a> Search<'a> {
 
     /// One empty square `x`: only the number of flips matters.
     #[inline(always)]
-    fn solve_1(&mut self, p: u64, o: u64, x: u32) -> i32 {
+    fn solve_1(&mut self, p: u64, x: u32) -> i32 {
         self.nodes += 1;
-        let n = p.count_ones() as i32;
-        if NEIGHBOURS[x as usize] & o != 0 {
-            let f = last_flip_count(p, x);
-            if f != 0 {
-                return 2 * (n + f + 1) - 64;
-            }
-        }
-        if NEIGHBOURS[x as usize] & p != 0 {
-            let f = last_flip_count(o, x);
-            if f != 0 {
-                return 2 * (n - f) - 64;
-            }
-        }
-        // Nobody can play: 63 discs, the empty goes to the winner (no draw is possible).
-        if 2 * n > 63 {
-            2 * n - 62
-        } else {
-            2 * n - 64
-        }
+        last::score_1(p, x)
     }
 }
