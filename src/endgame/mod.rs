@@ -338,7 +338,7 @@ impl<'a> Search<'a> {
             2 => {
                 let x1 = e.trailing_zeros();
                 let x2 = 63 - e.leading_zeros();
-                self.solve_2(p, o, alpha, beta, x1, x2, false)
+                self.solve_2(p, o, alpha, beta, x1, x2)
             }
             3 => {
                 let x1 = e.trailing_zeros();
@@ -613,13 +613,35 @@ impl<'a> Search<'a> {
         if f == 0 {
             return false;
         }
-        let v = -self.solve_2(o ^ f, p ^ f ^ (1u64 << x), -window.beta, -window.alpha, a, b, false);
+        let v = -self.solve_2(o ^ f, p ^ f ^ (1u64 << x), -window.beta, -window.alpha, a, b);
         window.update(v)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32, passed: bool) -> i32 {
+    /// Two empties. Inlined into `solve_3`; the rare pass goes out of line, so that nothing recurses.
+    #[inline(always)]
+    fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
         self.nodes += 1;
+        let best = self.solve_2_moves(p, o, beta, x1, x2);
+        if best == -65 {
+            return -self.solve_2_passed(o, p, -alpha, x1, x2);
+        }
+        best
+    }
+
+    /// Two empties after a pass.
+    #[inline(never)]
+    fn solve_2_passed(&mut self, p: u64, o: u64, beta: i32, x1: u32, x2: u32) -> i32 {
+        self.nodes += 1;
+        let best = self.solve_2_moves(p, o, beta, x1, x2);
+        if best == -65 {
+            return final_score(p, o);
+        }
+        best
+    }
+
+    /// The best score of `p`'s moves on `x1` then `x2` (-65 if it has none), stopping at `beta`.
+    #[inline(always)]
+    fn solve_2_moves(&mut self, p: u64, o: u64, beta: i32, x1: u32, x2: u32) -> i32 {
         let mut best = -65;
         let f = if NEIGHBOURS[x1 as usize] & o != 0 { movegen::flips(p, o, x1 as usize) } else { 0 };
         if f != 0 {
@@ -631,12 +653,6 @@ impl<'a> Search<'a> {
         let f = if NEIGHBOURS[x2 as usize] & o != 0 { movegen::flips(p, o, x2 as usize) } else { 0 };
         if f != 0 {
             best = best.max(-self.solve_1(o ^ f, x1));
-        }
-        if best == -65 {
-            if passed {
-                return final_score(p, o);
-            }
-            return -self.solve_2(o, p, -beta, -alpha, x1, x2, true);
         }
         best
     }
