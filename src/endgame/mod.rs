@@ -532,18 +532,21 @@ impl<'a> Search<'a> {
     }
 
     /// Four empties, taken odd quadrants first.
+    #[inline(always)]
     fn solve_4(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let empties = !(p | o);
-        let odd = odd_quadrants(empties);
-        let mut sq = [0u32; 4];
-        let mut k = 0;
-        for mut bits in [empties & odd, empties & !odd] {
-            while bits != 0 {
-                sq[k] = bits.trailing_zeros();
-                bits &= bits - 1;
-                k += 1;
+        let odd = empties & odd_quadrants(empties);
+        // The odd empties in square order, then the others: four steps without a loop or a store.
+        let (mut bits, mut rest) = (odd, empties ^ odd);
+        let mut next = || {
+            if bits == 0 {
+                (bits, rest) = (rest, 0);
             }
-        }
+            let sq = bits.trailing_zeros();
+            bits &= bits - 1;
+            sq
+        };
+        let sq = [next(), next(), next(), next()];
         self.solve_4_sq(p, o, alpha, beta, sq, false)
     }
 
