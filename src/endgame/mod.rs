@@ -13,8 +13,9 @@
 //! Layout of the search, from many empties to few: `deep` (move list, fastest-first ordering, TT,
 //! stability cutoff, principal variation search), `shallow` (no TT, no list: empties visited odd
 //! quadrants first), then hand-written solvers for 4, 3, 2 and 1 empties that take their squares as
-//! arguments and allocate nothing.
+//! arguments and allocate nothing; the last empty is scored from flip counts alone (`last`).
 
+mod last;
 mod stability;
 mod table;
 
@@ -126,29 +127,6 @@ static NEIGHBOURS: [u64; 64] = {
     t
 };
 
-/// The discs `p` flips by playing the last empty square `x` (all others filled: `o` is the rest of
-/// the board), counted along each ray up to the first `p` disc.
-#[inline(always)]
-fn last_flip_count(p: u64, x: u32) -> i32 {
-    let rays = movegen::rays(x as usize);
-    let mut count = 0;
-    for &ray in &rays[..4] {
-        // Towards higher bits: the squares below the first `p` disc on the ray are all `o`'s.
-        let mine = p & ray;
-        if mine != 0 {
-            count += (ray & (mine & mine.wrapping_neg()).wrapping_sub(1)).count_ones();
-        }
-    }
-    for &ray in &rays[4..] {
-        let mine = p & ray;
-        if mine != 0 {
-            let top = 1u64 << (63 - mine.leading_zeros());
-            count += (ray & !(top | top.wrapping_sub(1))).count_ones();
-        }
-    }
-    count as i32
-}
-
 /// The squares of the quadrants holding an odd number of empties.
 #[inline(always)]
 fn odd_quadrants(empties: u64) -> u64 {
@@ -224,6 +202,28 @@ struct Candidate {
     flips: u64,
     key: i32,
     sq: u8,
+}
+
+/// The running result of a node in the hand-written solvers.
+struct Window {
+    best: i32,
+    alpha: i32,
+    beta: i32,
+}
+
+impl Window {
+    /// Folds in a child's score; says whether it cuts the node off.
+    #[inline(always)]
+    fn update(&mut self, v: i32) -> bool {
+        if v > self.best {
+            self.best = v;
+            if v > self.alpha {
+                self.alpha = v;
+                return v >= self.beta;
+            }
+        }
+        false
+    }
 }
 
 /// The state of one solve: counters, the stop flag, the table and the observer.
@@ -335,11 +335,11 @@ impl<'a> Search<'a> {
                 self.nodes += 1;
                 final_score(p, o)
             }
-            1 => self.solve_1(p, o, e.trailing_zeros()),
+            1 => self.solve_1(p, e.trailing_zeros()),
             2 => {
                 let x1 = e.trailing_zeros();
                 let x2 = 63 - e.leading_zeros();
-                self.solve_2(p, o, alpha, beta, x1, x2, false)
+                self.solve_2(p, o, alpha, beta, x1, x2)
             }
             3 => {
                 let x1 = e.trailing_zeros();
@@ -533,130 +533,138 @@ impl<'a> Search<'a> {
     }
 
     /// Four empties, taken odd quadrants first.
+    #[inline(always)]
     fn solve_4(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let empties = !(p | o);
-        let odd = odd_quadrants(empties);
-        let mut sq = [0u32; 4];
-        let mut k = 0;
-        for mut bits in [empties & odd, empties & !odd] {
-            while bits != 0 {
-                sq[k] = bits.trailing_zeros();
-                bits &= bits - 1;
-                k += 1;
+        let odd = empties & odd_quadrants(empties);
+        // The odd empties in square order, then the others: four steps without a loop or a store.
+        let (mut bits, mut rest) = (odd, empties ^ odd);
+        let mut next = || {
+            if bits == 0 {
+                (bits, rest) = (rest, 0);
             }
-        }
+            let sq = bits.trailing_zeros();
+            bits &= bits - 1;
+            sq
+        };
+        let sq = [next(), next(), next(), next()];
         self.solve_4_sq(p, o, alpha, beta, sq, false)
     }
 
-    fn solve_4_sq(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, sq: [u32; 4], passed: bool) -> i32 {
+    fn solve_4_sq(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u32; 4], passed: bool) -> i32 {
         // No stability cutoff here: on FFO #24-#33 it saved 0.2% of the nodes for its cost.
         self.nodes += 1;
         let [x1, x2, x3, x4] = sq;
-        let mut best = -65;
-        for (x, a, b, c) in [(x1, x2, x3, x4), (x2, x1, x3, x4), (x3, x1, x2, x4), (x4, x1, x2, x3)] {
-            if NEIGHBOURS[x as usize] & o == 0 {
-                continue;
-            }
-            let f = movegen::flips(p, o, x as usize);
-            if f != 0 {
-                let v = -self.solve_3(o ^ f, p ^ f ^ (1u64 << x), -beta, -alpha, a, b, c, false);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
-                            return v;
-                        }
-                    }
-                }
-            }
+        let mut window = Window { best: -65, alpha, beta };
+        if self.solve_4_move(p, o, &mut window, x1, x2, x3, x4)
+            || self.solve_4_move(p, o, &mut window, x2, x1, x3, x4)
+            || self.solve_4_move(p, o, &mut window, x3, x1, x2, x4)
+            || self.solve_4_move(p, o, &mut window, x4, x1, x2, x3)
+        {
+            return window.best;
         }
-        if best == -65 {
+        if window.best == -65 {
             if passed {
                 return final_score(p, o);
             }
             return -self.solve_4_sq(o, p, -beta, -alpha, sq, true);
         }
-        best
+        window.best
+    }
+
+    /// Plays `x` (if legal) in a 4-empty board and solves the rest `a`, `b`, `c`; says whether it cut off.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn solve_4_move(&mut self, p: u64, o: u64, window: &mut Window, x: u32, a: u32, b: u32, c: u32) -> bool {
+        if NEIGHBOURS[x as usize] & o == 0 {
+            return false;
+        }
+        let f = movegen::flips(p, o, x as usize);
+        if f == 0 {
+            return false;
+        }
+        let v = -self.solve_3(o ^ f, p ^ f ^ (1u64 << x), -window.beta, -window.alpha, a, b, c, false);
+        window.update(v)
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn solve_3(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, x1: u32, x2: u32, x3: u32, passed: bool) -> i32 {
+    fn solve_3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32, x3: u32, passed: bool) -> i32 {
         self.nodes += 1;
-        let mut best = -65;
-        for (x, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
-            if NEIGHBOURS[x as usize] & o == 0 {
-                continue;
-            }
-            let f = movegen::flips(p, o, x as usize);
-            if f != 0 {
-                let v = -self.solve_2(o ^ f, p ^ f ^ (1u64 << x), -beta, -alpha, a, b, false);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
-                            return v;
-                        }
-                    }
-                }
-            }
+        // Written out move by move: a loop over (square, rest) tuples went through the stack.
+        let mut window = Window { best: -65, alpha, beta };
+        if self.solve_3_move(p, o, &mut window, x1, x2, x3)
+            || self.solve_3_move(p, o, &mut window, x2, x1, x3)
+            || self.solve_3_move(p, o, &mut window, x3, x1, x2)
+        {
+            return window.best;
         }
-        if best == -65 {
+        if window.best == -65 {
             if passed {
                 return final_score(p, o);
             }
             return -self.solve_3(o, p, -beta, -alpha, x1, x2, x3, true);
         }
+        window.best
+    }
+
+    /// Plays `x` (if legal) in a 3-empty board and solves the rest `a`, `b`; says whether it cut off.
+    #[inline(always)]
+    fn solve_3_move(&mut self, p: u64, o: u64, window: &mut Window, x: u32, a: u32, b: u32) -> bool {
+        if NEIGHBOURS[x as usize] & o == 0 {
+            return false;
+        }
+        let f = movegen::flips(p, o, x as usize);
+        if f == 0 {
+            return false;
+        }
+        let v = -self.solve_2(o ^ f, p ^ f ^ (1u64 << x), -window.beta, -window.alpha, a, b);
+        window.update(v)
+    }
+
+    /// Two empties. Inlined into `solve_3`; the rare pass goes out of line, so that nothing recurses.
+    #[inline(always)]
+    fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
+        self.nodes += 1;
+        let best = self.solve_2_moves(p, o, beta, x1, x2);
+        if best == -65 {
+            return -self.solve_2_passed(o, p, -alpha, x1, x2);
+        }
         best
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32, passed: bool) -> i32 {
+    /// Two empties after a pass.
+    #[inline(never)]
+    fn solve_2_passed(&mut self, p: u64, o: u64, beta: i32, x1: u32, x2: u32) -> i32 {
         self.nodes += 1;
+        let best = self.solve_2_moves(p, o, beta, x1, x2);
+        if best == -65 {
+            return final_score(p, o);
+        }
+        best
+    }
+
+    /// The best score of `p`'s moves on `x1` then `x2` (-65 if it has none), stopping at `beta`.
+    #[inline(always)]
+    fn solve_2_moves(&mut self, p: u64, o: u64, beta: i32, x1: u32, x2: u32) -> i32 {
         let mut best = -65;
         let f = if NEIGHBOURS[x1 as usize] & o != 0 { movegen::flips(p, o, x1 as usize) } else { 0 };
         if f != 0 {
-            best = -self.solve_1(o ^ f, p ^ f ^ (1u64 << x1), x2);
+            best = -self.solve_1(o ^ f, x2);
             if best >= beta {
                 return best;
             }
         }
         let f = if NEIGHBOURS[x2 as usize] & o != 0 { movegen::flips(p, o, x2 as usize) } else { 0 };
         if f != 0 {
-            best = best.max(-self.solve_1(o ^ f, p ^ f ^ (1u64 << x2), x1));
-        }
-        if best == -65 {
-            if passed {
-                return final_score(p, o);
-            }
-            return -self.solve_2(o, p, -beta, -alpha, x1, x2, true);
+            best = best.max(-self.solve_1(o ^ f, x1));
         }
         best
     }
 
     /// One empty square `x`: only the number of flips matters.
     #[inline(always)]
-    fn solve_1(&mut self, p: u64, o: u64, x: u32) -> i32 {
+    fn solve_1(&mut self, p: u64, x: u32) -> i32 {
         self.nodes += 1;
-        let n = p.count_ones() as i32;
-        if NEIGHBOURS[x as usize] & o != 0 {
-            let f = last_flip_count(p, x);
-            if f != 0 {
-                return 2 * (n + f + 1) - 64;
-            }
-        }
-        if NEIGHBOURS[x as usize] & p != 0 {
-            let f = last_flip_count(o, x);
-            if f != 0 {
-                return 2 * (n - f) - 64;
-            }
-        }
-        // Nobody can play: 63 discs, the empty goes to the winner (no draw is possible).
-        if 2 * n > 63 {
-            2 * n - 62
-        } else {
-            2 * n - 64
-        }
+        last::score_1(p, x)
     }
 }

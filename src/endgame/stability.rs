@@ -1,8 +1,8 @@
 //! Stable discs (discs no sequence of moves can ever flip), a lower bound used for stability cutoffs:
 //! with `s` stable opponent discs the side to move scores at most `64 - 2 s`.
 //!
-//! Three sources, each conservative: edges (an exact 8-square table built once by playing out every
-//! sequence of edge moves), discs whose four lines are all full, and discs touching stable discs of
+//! Three sources, each conservative: edges (an exact 8-square table built once, each line from the
+//! lines every edge move leads to), discs whose four lines are all full, and discs touching stable discs of
 //! their own colour on each line that is not full (grown to a fixed point).
 
 use std::sync::OnceLock;
@@ -17,16 +17,38 @@ const EDGES: u64 = A_FILE | H_FILE | RANK_1 | RANK_8;
 fn edge_table() -> &'static [u8; 65536] {
     static TABLE: OnceLock<Box<[u8; 65536]>> = OnceLock::new();
     TABLE.get_or_init(|| {
+        // A disc is stable when it stays `p`'s and stable after every move of either side on any empty
+        // square: each line is computed from lines with one empty fewer, filled in before it.
         let mut table = Box::new([0u8; 65536]);
-        for p in 0..256u32 {
-            for o in 0..256u32 {
-                if p & o == 0 {
-                    table[(p * 256 + o) as usize] = edge_stable(p as u8, o as u8, p as u8);
+        for empties in 0..=8 {
+            for p in 0..256u32 {
+                for o in 0..256u32 {
+                    if p & o == 0 && (!(p | o) & 0xFF).count_ones() == empties {
+                        table[(p * 256 + o) as usize] = edge_stable_from(&table, p as u8, o as u8);
+                    }
                 }
             }
         }
         table
     })
+}
+
+/// The stable discs of `p` on a line, given the table entries of every line with one empty fewer.
+fn edge_stable_from(table: &[u8; 65536], p: u8, o: u8) -> u8 {
+    let entry = |p: u8, o: u8| table[p as usize * 256 + o as usize];
+    let mut stable = p;
+    let empties = !(p | o);
+    for x in 0..8 {
+        if empties >> x & 1 == 0 {
+            continue;
+        }
+        let bit = 1u8 << x;
+        let f = line_flips(p, o, x);
+        stable &= entry(p | bit | f, o & !f);
+        let f = line_flips(o, p, x);
+        stable &= entry(p & !f, o | bit | f);
+    }
+    stable
 }
 
 /// Builds the edge table on first use, so that the first timed solve does not pay for it.
@@ -50,32 +72,6 @@ fn line_flips(p: u8, o: u8, x: u32) -> u8 {
         }
     }
     flips
-}
-
-/// The discs of `stable` (a subset of the original `p` discs) that survive every continuation.
-fn edge_stable(p: u8, o: u8, mut stable: u8) -> u8 {
-    stable &= p;
-    let empties = !(p | o);
-    if stable == 0 || empties == 0 {
-        return stable;
-    }
-    for x in 0..8 {
-        if empties >> x & 1 == 0 {
-            continue;
-        }
-        let bit = 1u8 << x;
-        let f = line_flips(p, o, x);
-        stable = edge_stable(p | bit | f, o & !f, stable);
-        if stable == 0 {
-            return 0;
-        }
-        let f = line_flips(o, p, x);
-        stable = edge_stable(p & !f, o | bit | f, stable);
-        if stable == 0 {
-            return 0;
-        }
-    }
-    stable
 }
 
 /// Packs the a file into a byte (a1 -> bit 0) and back.
@@ -177,6 +173,45 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::movegen;
+
+    /// The definition, played out move by move: the discs of `stable` (a subset of the original `p`
+    /// discs) that survive every continuation.
+    fn edge_stable(p: u8, o: u8, mut stable: u8) -> u8 {
+        stable &= p;
+        let empties = !(p | o);
+        if stable == 0 || empties == 0 {
+            return stable;
+        }
+        for x in 0..8 {
+            if empties >> x & 1 == 0 {
+                continue;
+            }
+            let bit = 1u8 << x;
+            let f = line_flips(p, o, x);
+            stable = edge_stable(p | bit | f, o & !f, stable);
+            if stable == 0 {
+                return 0;
+            }
+            let f = line_flips(o, p, x);
+            stable = edge_stable(p & !f, o | bit | f, stable);
+            if stable == 0 {
+                return 0;
+            }
+        }
+        stable
+    }
+
+    /// The table built line from line agrees with the definition played out.
+    #[test]
+    fn edge_table_matches_the_definition() {
+        let table = edge_table();
+        for index in 0..65536u32 {
+            let (p, o) = ((index >> 8) as u8, index as u8);
+            if p & o == 0 {
+                assert_eq!(table[index as usize], edge_stable(p, o, p), "p {p:#010b} o {o:#010b}");
+            }
+        }
+    }
 
     #[test]
     fn file_packing_round_trips() {
