@@ -10,6 +10,7 @@ pub mod ggf;
 pub mod movegen;
 pub mod obf;
 pub mod ordering;
+pub mod pattern;
 pub mod perft;
 pub mod protocol;
 pub mod search;
