@@ -92,15 +92,15 @@ const QUADRANTS: [u64; 4] =
 const W_MOBILITY: i32 = 1 << 12;
 
 /// From this many empties the learnt pattern evaluation of each child joins the ordering key, at
-/// `W_EVAL` per 1/`pattern::SCALE` disc (12 * 64 = 768 a disc, about 1/5 of a mobility point).
+/// `W_EVAL` per 1/`pattern::SCALE` disc (16 * 64 = 1024 a disc, a quarter of a mobility point).
 /// From `SORT_MIN` empties the child's value is a `SORT_DEPTH`-ply search on that evaluation instead.
-/// Nodes on FFO #24-#33, 55.26 M without either: evaluation from 10 empties 40.3 M (weights 10 and
-/// 14: 39.4 M, 39.1 M), plus the 2-ply sort from 16 empties 38.9 M (from 14: 40.6 M, from 18: 39.4 M;
-/// 1 ply is worse than none, 4 plies from 18 +5%). Time decides the start of the evaluation: on FFO
-/// #20-#39 from 10 empties 162.3 M nodes, from 12 169.2 M nodes but 22% less time, from 13 and 14
-/// more nodes and no faster.
+/// Nodes on FFO #24-#33, 55.26 M without either: evaluation from 10 empties 40.3 M, plus the 2-ply
+/// sort from 16 empties 38.9 M (from 14: 40.6 M, from 18: 39.4 M; 1 ply is worse than none, 4 plies
+/// from 18 +5%). Time decides the start of the evaluation: on FFO #20-#39 from 10 empties 162.3 M
+/// nodes, from 12 169.2 M nodes but 22% less time, from 13 and 14 more nodes and no faster. Weight
+/// (FFO #24-#37 nodes, from 12 empties): 8: 93.9 M, 12: 87.3 M, 16: 82.9 M, 20: 82.8 M, 28: 85.9 M.
 const EVAL_MIN: u32 = 12;
-const W_EVAL: i32 = 12;
+const W_EVAL: i32 = 16;
 const SORT_MIN: u32 = 16;
 const SORT_DEPTH: u32 = 2;
 
