@@ -147,32 +147,8 @@ fn report_ffo(weights: &Weights) {
         text.push_str(&std::fs::read_to_string(path).unwrap_or_default());
     }
     let Ok(entries) = ebony::obf::parse(&text) else { return };
-    let (mut right, mut pairs) = (0.0f64, 0.0f64);
-    for entry in &entries {
-        let board = entry.position.board;
-        let children: Vec<(i32, i32)> = entry
-            .moves
-            .iter()
-            .filter_map(|&(mv, score)| match mv {
-                Move::Play(sq) => {
-                    let child = board.play(sq);
-                    Some((weights.evaluate(child.player, child.opponent), score))
-                }
-                Move::Pass => None,
-            })
-            .collect();
-        for a in &children {
-            for b in children.iter().filter(|b| a.1 > b.1) {
-                pairs += 1.0;
-                right += match a.0.cmp(&b.0) {
-                    std::cmp::Ordering::Less => 1.0,
-                    std::cmp::Ordering::Equal => 0.5,
-                    std::cmp::Ordering::Greater => 0.0,
-                };
-            }
-        }
-    }
-    eprintln!("FFO move pairs in the right order: {:.1}% of {pairs}", 100.0 * right / pairs.max(1.0));
+    let order = pattern::move_pair_order(weights, &entries);
+    eprintln!("FFO move pairs in the right order: {:.1}%", 100.0 * order);
 }
 
 struct Sample {

@@ -301,6 +301,42 @@ pub fn builtin() -> &'static Weights {
     })
 }
 
+/// How well `weights` order scored moves: over positions with exactly scored moves (obf entries), the
+/// share of move pairs with different scores in which the better move's child looks worse for the
+/// opponent (a tie counts half; 0.5 is chance). The trainer and the tests report it on FFO positions.
+pub fn move_pair_order(weights: &Weights, entries: &[crate::obf::ObfEntry]) -> f64 {
+    let (mut right, mut pairs) = (0.0, 0usize);
+    for entry in entries {
+        let board = entry.position.board;
+        let children: Vec<(i32, i32)> = entry
+            .moves
+            .iter()
+            .filter_map(|&(mv, score)| match mv {
+                crate::board::Move::Play(sq) => {
+                    let child = board.play(sq);
+                    Some((weights.evaluate(child.player, child.opponent), score))
+                }
+                crate::board::Move::Pass => None,
+            })
+            .collect();
+        for a in &children {
+            for b in children.iter().filter(|b| a.1 > b.1) {
+                pairs += 1;
+                right += match a.0.cmp(&b.0) {
+                    std::cmp::Ordering::Less => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Greater => 0.0,
+                };
+            }
+        }
+    }
+    if pairs == 0 {
+        0.5
+    } else {
+        right / pairs as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -381,51 +417,23 @@ mod tests {
 #[cfg(test)]
 mod quality {
     use super::*;
-    use crate::board::Move;
-
-    /// Over the FFO positions with their listed move scores: the share of move pairs with different
-    /// scores that the weights order rightly (the better move's child looks worse for the opponent;
-    /// a tie counts half), and the mean error of each position's own estimate in discs.
-    fn measure(weights: &Weights) -> (f64, f64) {
-        let text = [include_str!("../tests/data/fforum-1-19.obf"), include_str!("../tests/data/fforum-20-39.obf")];
-        let entries = crate::obf::parse(&text.concat()).expect("FFO files parse");
-        let (mut right, mut pairs, mut error) = (0.0, 0.0, 0.0);
-        for entry in &entries {
-            let board = entry.position.board;
-            let children: Vec<(i32, i32)> = entry
-                .moves
-                .iter()
-                .filter_map(|&(mv, score)| match mv {
-                    Move::Play(sq) => {
-                        let child = board.play(sq);
-                        Some((weights.evaluate(child.player, child.opponent), score))
-                    }
-                    Move::Pass => None,
-                })
-                .collect();
-            for a in &children {
-                for b in &children {
-                    if a.1 > b.1 {
-                        pairs += 1.0;
-                        right += match a.0.cmp(&b.0) {
-                            std::cmp::Ordering::Less => 1.0,
-                            std::cmp::Ordering::Equal => 0.5,
-                            std::cmp::Ordering::Greater => 0.0,
-                        };
-                    }
-                }
-            }
-            let best = entry.moves.iter().map(|m| m.1).max().unwrap_or(0);
-            error += (weights.evaluate(board.player, board.opponent) as f64 / SCALE as f64 - best as f64).abs();
-        }
-        (right / pairs, error / entries.len() as f64)
-    }
 
     #[test]
     fn builtin_weights_order_ffo_moves() {
-        let (zero, _) = measure(&Weights::zero());
-        assert_eq!(zero, 0.5);
-        let (order, error) = measure(builtin());
+        let text = [include_str!("../tests/data/fforum-1-19.obf"), include_str!("../tests/data/fforum-20-39.obf")];
+        let entries = crate::obf::parse(&text.concat()).expect("FFO files parse");
+        assert_eq!(move_pair_order(&Weights::zero(), &entries), 0.5);
+        let order = move_pair_order(builtin(), &entries);
+        // The mean error of each position's own estimate against its best score, in discs.
+        let error = entries
+            .iter()
+            .map(|e| {
+                let best = e.moves.iter().map(|m| m.1).max().unwrap_or(0) as f64;
+                let board = e.position.board;
+                (builtin().evaluate(board.player, board.opponent) as f64 / SCALE as f64 - best).abs()
+            })
+            .sum::<f64>()
+            / entries.len() as f64;
         eprintln!(
             "learnt weights: {:.1}% of FFO move pairs in the right order, mean error {error:.1} discs",
             100.0 * order
