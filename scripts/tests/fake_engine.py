@@ -24,6 +24,14 @@ def out(line):
     sys.stdout.flush()
 
 
+def commands():
+    """Each non-empty input line with its words, until end of input."""
+    for line in sys.stdin:
+        words = line.split()
+        if words:
+            yield line, words
+
+
 class Brain:
     def __init__(self, args):
         self.args = args
@@ -60,10 +68,7 @@ class Brain:
 
 def native(brain):
     pos = othello.Position.start()
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
+    for line, words in commands():
         cmd = words[0]
         if cmd == "quit":
             return
@@ -90,10 +95,7 @@ def gtp(brain):
         out(f"= {text}".rstrip())
         out("")
 
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
+    for line, words in commands():
         cmd = words[0]
         if cmd == "quit":
             reply()
@@ -132,10 +134,7 @@ def gtp(brain):
 
 def nboard(brain):
     pos = othello.Position.start()
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
+    for line, words in commands():
         cmd = words[0]
         if cmd == "quit":
             return
