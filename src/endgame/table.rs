@@ -3,6 +3,9 @@
 //!
 //! The depth of an endgame entry is its empty count (always searched to the end), so the first slot
 //! keeps the entry with the most empties (the most work saved) and the second is replaced always.
+//!
+//! Bounds found by a selective pass (ProbCut) are marked with its level: the exact pass uses only its
+//! own bounds, but takes the selective passes' moves for its ordering.
 
 /// No move stored.
 pub const NO_MOVE: u8 = 64;
@@ -16,10 +19,15 @@ pub struct Entry {
     pub best: u8,
     pub empties: u8,
     pub generation: u8,
+    /// How far the bounds can be trusted: [`EXACT`], or the level of the selective pass that found them.
+    pub level: u8,
 }
 
+/// The level of bounds from an exact search.
+pub const EXACT: u8 = u8::MAX;
+
 const EMPTY_ENTRY: Entry =
-    Entry { player: 0, opponent: 0, lower: -64, upper: 64, best: NO_MOVE, empties: 0, generation: 0 };
+    Entry { player: 0, opponent: 0, lower: -64, upper: 64, best: NO_MOVE, empties: 0, generation: 0, level: 0 };
 
 /// A bucket fills one cache line and starts on one, so a probe reads one line, never two.
 #[derive(Clone, Copy)]
@@ -30,6 +38,8 @@ pub struct Table {
     buckets: Vec<Bucket>,
     mask: usize,
     generation: u8,
+    /// The level of the pass now storing (see [`Entry::level`]).
+    level: u8,
 }
 
 impl Table {
@@ -41,18 +51,31 @@ impl Table {
         let mut buckets = Vec::with_capacity(count);
         advise_huge_pages(buckets.spare_capacity_mut());
         buckets.resize(count, Bucket([EMPTY_ENTRY; 2]));
-        Table { buckets, mask: count - 1, generation: 1 }
+        Table { buckets, mask: count - 1, generation: 1, level: EXACT }
     }
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
         self.buckets.fill(Bucket([EMPTY_ENTRY; 2]));
         self.generation = 1;
+        self.level = EXACT;
     }
 
     /// Marks older entries as replaceable (a new search), keeping them usable.
     pub fn new_search(&mut self) {
         self.generation = self.generation.wrapping_add(1).max(1);
+        self.level = EXACT;
+    }
+
+    /// Sets the level of the pass that stores from now on: [`EXACT`] or a selective pass's (lower).
+    pub fn set_level(&mut self, level: u8) {
+        self.level = level;
+    }
+
+    /// Whether an entry's bounds hold for the current pass: they come from a pass at least as sure.
+    #[inline(always)]
+    pub fn trusted(&self, entry: &Entry) -> bool {
+        entry.level >= self.level
     }
 
     #[inline(always)]
@@ -71,6 +94,7 @@ impl Table {
     /// Records bounds for a board, merging them with what the table already knows of it.
     #[inline]
     pub fn store(&mut self, player: u64, opponent: u64, empties: u32, lower: i32, upper: i32, best: u8) {
+        let level = self.level;
         let generation = self.generation;
         let index = self.index(player, opponent);
         let bucket = &mut self.buckets[index].0;
@@ -82,11 +106,21 @@ impl Table {
             best,
             empties: empties as u8,
             generation,
+            level,
         };
         for slot in bucket.iter_mut() {
             if slot.player == player && slot.opponent == opponent && slot.empties != 0 {
-                entry.lower = entry.lower.max(slot.lower);
-                entry.upper = entry.upper.min(slot.upper);
+                if slot.level > level {
+                    // Surer bounds stay; the selective pass only adds a move where there is none.
+                    if slot.best == NO_MOVE {
+                        slot.best = best;
+                    }
+                    return;
+                }
+                if slot.level == level {
+                    entry.lower = entry.lower.max(slot.lower);
+                    entry.upper = entry.upper.min(slot.upper);
+                }
                 if best == NO_MOVE {
                     entry.best = slot.best;
                 }
@@ -129,3 +163,42 @@ fn advise_huge_pages<T>(memory: &mut [T]) {
 
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages<T>(_memory: &mut [T]) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: u64 = 0x0000_0010_0800_0000;
+    const O: u64 = 0x0000_0008_1000_0000;
+
+    #[test]
+    fn bounds_of_the_same_level_are_merged() {
+        let mut table = Table::new(1);
+        table.store(P, O, 20, 4, 64, 19);
+        table.store(P, O, 20, -64, 10, NO_MOVE);
+        let e = table.probe(P, O).unwrap();
+        assert_eq!((e.lower, e.upper, e.best, e.level), (4, 10, 19, EXACT));
+    }
+
+    #[test]
+    fn selective_bounds_never_replace_exact_ones() {
+        let mut table = Table::new(1);
+        table.store(P, O, 20, 4, 64, NO_MOVE);
+        table.set_level(1);
+        table.store(P, O, 20, 20, 64, 37);
+        let e = table.probe(P, O).unwrap();
+        assert_eq!((e.lower, e.upper, e.level), (4, 64, EXACT));
+        assert_eq!(e.best, 37, "a move is taken where the exact entry had none");
+    }
+
+    #[test]
+    fn exact_bounds_replace_selective_ones() {
+        let mut table = Table::new(1);
+        table.set_level(1);
+        table.store(P, O, 20, 20, 64, 37);
+        table.set_level(EXACT);
+        table.store(P, O, 20, -64, 6, 26);
+        let e = table.probe(P, O).unwrap();
+        assert_eq!((e.lower, e.upper, e.best, e.level), (-64, 6, 26, EXACT));
+    }
+}
