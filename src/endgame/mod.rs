@@ -130,11 +130,21 @@ const PRESEARCH_MIN: u32 = 20;
 const PRESEARCH_MARGIN: i32 = 8 * pattern::SCALE;
 
 /// In the selective pass, nodes with at least this many empties try ProbCut: a null-window search
-/// on the evaluation (`estimate`, 2 plies, 4 from `PROBCUT_DEEP_MIN` empties) that clears the window
-/// by the margin is taken as the node's bound. FFO #45 + #49 (nodes): from 8 empties 531 M, 10 521 M,
-/// 14 557 M.
+/// on the evaluation (`estimate`, `probcut_depth` plies) that clears the window by the margin is taken
+/// as the node's bound. FFO #45 + #49 (nodes): from 8 empties 531 M, 10 521 M, 14 557 M.
 const PROBCUT_MIN: u32 = 10;
-const PROBCUT_DEEP_MIN: u32 = 18;
+
+/// The depth of ProbCut's search. FFO #45 + #49 (nodes): 4 plies from 18 empties 453.3 M, from 16
+/// 471.0 M, from 20 514.7 M. 6 plies from 24 empties as well: #51 + #52 523.9 M -> 494.8 M, #45 + #49
+/// 453.7 M, #50 687.5 M -> 688.6 M; 6 plies from 22 494.9 M, from 20 528.7 M on #51 + #52.
+#[inline(always)]
+fn probcut_depth(n: u32) -> u32 {
+    match n {
+        0..18 => 2,
+        18..24 => 4,
+        _ => 6,
+    }
+}
 
 /// Enhanced transposition cutoffs from this many empties (FFO #24-#33: 12 empties -4.8% nodes, 10 -8%).
 const ETC_MIN: u32 = 10;
@@ -501,7 +511,7 @@ impl<'a> Search<'a> {
         if self.margin > 0 && n >= PROBCUT_MIN {
             // ProbCut (selective passes only): a shallow search that clears the window by the margin
             // is taken as the answer.
-            let depth = if n >= PROBCUT_DEEP_MIN { 4 } else { 2 };
+            let depth = probcut_depth(n);
             let high = beta * pattern::SCALE + self.margin;
             if beta < 64 && self.estimate(p, o, depth, high - 1, high) >= high {
                 self.table.store(p, o, n, beta, 64, tt_move);
