@@ -548,27 +548,37 @@ impl<'a> Search<'a> {
             while bits != 0 {
                 let sq = bits.trailing_zeros();
                 bits &= bits - 1;
-                let bit = 1u64 << sq;
                 let f = movegen::flips(p, o, sq as usize);
-                let (np, no) = (o ^ f, p ^ f ^ bit);
-                if n >= ETC_MIN {
-                    // Enhanced transposition cutoff: a child already known to refute this node.
+                if n > SHALLOW_MAX + 1 {
+                    // The child's table line is wanted soon (ETC below, or its own probe): start
+                    // loading it now, while the other children are generated and scored.
+                    self.table.prefetch(o ^ f, p ^ f ^ (1u64 << sq));
+                }
+                list[count] = Candidate { flips: f, key: 0, sq: sq as u8 };
+                count += 1;
+            }
+            if n >= ETC_MIN {
+                // Enhanced transposition cutoff: a child already known to refute this node.
+                for c in &list[..count] {
+                    let (np, no) = (o ^ c.flips, p ^ c.flips ^ (1u64 << c.sq));
                     if let Some(e) = self.table.probe(np, no) {
                         if self.table.trusted(&e) && -(e.upper as i32) >= beta {
-                            return (-(e.upper as i32), sq as u8);
+                            return (-(e.upper as i32), c.sq);
                         }
                     }
                 }
+            }
+            for c in &mut list[..count] {
+                let (np, no) = (o ^ c.flips, p ^ c.flips ^ (1u64 << c.sq));
                 let mob = movegen::moves(np, no);
                 let weighted = (mob.count_ones() + (mob & CORNERS).count_ones()) as i32;
-                let mut key = -weighted * W_MOBILITY + SQUARE_VALUE[sq as usize];
+                let mut key = -weighted * W_MOBILITY + SQUARE_VALUE[c.sq as usize];
                 if n >= SORT_MIN {
                     key -= self.estimate(np, no, sort_depth(n), -SCORE_BOUND, SCORE_BOUND) * W_EVAL;
                 } else if n >= EVAL_MIN {
                     key -= self.weights.evaluate(np, no) * W_EVAL;
                 }
-                list[count] = Candidate { flips: f, key, sq: sq as u8 };
-                count += 1;
+                c.key = key;
             }
             for i in 0..count {
                 // Selection sort, one step at a time: a cutoff usually comes early.

@@ -91,6 +91,20 @@ impl Table {
         bucket.iter().find(|e| e.player == player && e.opponent == opponent && e.empties != 0).copied()
     }
 
+    /// Starts loading a board's bucket into the cache, so that a probe soon after does not wait.
+    #[inline(always)]
+    pub fn prefetch(&self, player: u64, opponent: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bucket: *const Bucket = &self.buckets[self.index(player, opponent)];
+            // SAFETY: a prefetch is only a hint: it reads nothing the program sees and cannot fault,
+            // and the address is that of a live bucket.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(bucket.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (player, opponent);
+    }
+
     /// Records bounds for a board, merging them with what the table already knows of it.
     #[inline]
     pub fn store(&mut self, player: u64, opponent: u64, empties: u32, lower: i32, upper: i32, best: u8) {
