@@ -95,6 +95,17 @@ fn ffo_29_to_35_exact_after_the_selective_pass() {
     check_ffo(&load("fforum-20-39.obf")[9..16], false);
 }
 
+/// FFO #59 (34 empties) is a wipe-out that ordering finds at once. With 4-ply ProbCut searches at 24+
+/// empties the selective pass could not see it, crept up to +64 two discs per MTD(f) probe and took
+/// 218 M nodes (30 s); today it takes about 5 M.
+#[test]
+fn ffo_59_wipe_out_is_found_quickly() {
+    let entry = &load("fforum-40-59.obf")[19];
+    let solution = Solver::new(16).solve(&entry.position.board, -64, 64, &mut Silent);
+    assert_eq!(solution.score, 64);
+    assert!(solution.nodes < 30_000_000, "{} nodes", solution.nodes);
+}
+
 #[test]
 #[ignore = "30 s or more in release; run by scripts/ffo.sh"]
 fn ffo_20_to_39_exact() {
