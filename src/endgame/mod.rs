@@ -14,11 +14,12 @@
 //! The observer's `poll` is called every few thousand nodes; on `Stop` the solve unwinds at once and
 //! the result says `aborted` (its score and move then mean nothing).
 //!
-//! Layout of the search, from many empties to few: `deep` (move list ordered fastest first, from 10
-//! empties with the learnt pattern evaluation of each child (`crate::pattern`), from 16 with a 2-ply
-//! search on it; TT, stability cutoff, principal variation search), `shallow` (no TT, no list: empties visited odd
-//! quadrants first), then hand-written solvers for 4, 3, 2 and 1 empties that take their squares as
-//! arguments and allocate nothing; the last empty is scored from flip counts alone (`last`).
+//! Layout of the search, from many empties to few: `deep` (move list ordered fastest first, from 12
+//! empties with the learnt pattern evaluation of each child (`crate::pattern`), from 16 with a 2- to
+//! 6-ply search on it; TT, ETC, stability cutoff, principal variation search), `shallow` (no TT, no
+//! list: empties visited odd quadrants first), then hand-written solvers for 4, 3, 2 and 1 empties
+//! that take their squares as arguments and allocate nothing; the last empty is scored from flip counts
+//! alone (`last`).
 
 mod last;
 mod stability;
