@@ -23,10 +23,14 @@ pub struct SolveArgs<'a> {
 /// Parses `A` or `A-B` (inclusive position numbers).
 pub fn parse_range(text: &str) -> Result<(usize, usize), String> {
     let number = |s: &str| s.trim().parse::<usize>().map_err(|_| format!("bad position number '{s}'"));
-    match text.split_once('-') {
-        Some((a, b)) => Ok((number(a)?, number(b)?)),
-        None => number(text).map(|n| (n, n)),
+    let (a, b) = match text.split_once('-') {
+        Some((a, b)) => (number(a)?, number(b)?),
+        None => number(text).map(|n| (n, n))?,
+    };
+    if a > b {
+        return Err(format!("empty range {a}-{b}: the first number must not exceed the second"));
     }
+    Ok((a, b))
 }
 
 fn move_text(mv: Move) -> String {
@@ -67,6 +71,19 @@ pub fn run(args: &SolveArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // A command that selects nothing would print a clean total and pass: say what went wrong instead.
+    let last = args.first_number + entries.len().saturating_sub(1);
+    if entries.is_empty() {
+        eprintln!("error: no positions to solve");
+        return ExitCode::FAILURE;
+    }
+    if let Some((a, b)) = args.range.filter(|&(a, b)| b < args.first_number || a > last) {
+        eprintln!(
+            "error: --range {a}-{b} selects none of the positions, which are numbered {}-{last}",
+            args.first_number
+        );
+        return ExitCode::FAILURE;
+    }
     let mut solver = Solver::new(args.hash_mb);
     let (mut total_nodes, mut total_time, mut wrong, mut solved) = (0u64, Duration::ZERO, 0usize, 0usize);
     println!(

@@ -248,3 +248,24 @@ fn solve_command_checks_the_ffo_file() {
         std::process::Command::new(env!("CARGO_BIN_EXE_ebony")).args(["solve", "--board", "XX X"]).output().unwrap();
     assert!(!out.status.success());
 }
+
+/// A solve that selects nothing fails with one error line instead of printing a clean empty total.
+#[test]
+fn solve_command_refuses_to_select_nothing() {
+    let file = format!("{}/tests/data/fforum-1-19.obf", env!("CARGO_MANIFEST_DIR"));
+    let empty = std::env::temp_dir().join(format!("ebony-empty-{}.obf", std::process::id()));
+    std::fs::write(&empty, "").unwrap();
+    let cases: [(Vec<&str>, &str); 3] = [
+        (vec!["solve", &file, "--range", "5-2"], "empty range 5-2"),
+        (vec!["solve", &file, "--range", "30-40"], "selects none of the positions, which are numbered 1-19"),
+        (vec!["solve", empty.to_str().unwrap()], "no positions to solve"),
+    ];
+    for (args, reason) in cases {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ebony")).args(&args).output().unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        assert!(err.contains(reason), "{args:?}: {err}");
+        assert!(!String::from_utf8(out.stdout).unwrap().contains("total:"), "{args:?}");
+    }
+    std::fs::remove_file(&empty).unwrap();
+}
