@@ -439,7 +439,7 @@ impl<'a> Search<'a> {
     /// disc: the ordering key of moves at many empties, and ProbCut's test. No table; moves fastest
     /// first from `ESTIMATE_ORDER_DEPTH` plies above the leaves, in square order nearer them, where the
     /// ordering work would cost more than it saves.
-    fn estimate(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    fn estimate(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if depth == 0 {
             return self.weights.evaluate(p, o);
@@ -451,7 +451,7 @@ impl<'a> Search<'a> {
             }
             return -self.estimate(o, p, depth, -beta, -alpha);
         }
-        let mut best = i32::MIN + 1;
+        let mut window = Window { best: i32::MIN + 1, alpha, beta };
         if depth >= ESTIMATE_ORDER_DEPTH {
             // Deep enough for ordering to pay: fastest first.
             let mut list = [Candidate::default(); 32];
@@ -464,33 +464,21 @@ impl<'a> Search<'a> {
             }
             for i in 0..count {
                 let c = select_next(&mut list[..count], i);
-                let v = -self.estimate(o ^ c.flips, p ^ c.flips ^ (1u64 << c.sq), depth - 1, -beta, -alpha);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
-                            break;
-                        }
-                    }
+                let (np, no) = (o ^ c.flips, p ^ c.flips ^ (1u64 << c.sq));
+                if window.update(-self.estimate(np, no, depth - 1, -window.beta, -window.alpha)) {
+                    break;
                 }
             }
-            return best;
-        }
-        for sq in crate::square::Squares(legal) {
-            let f = movegen::flips(p, o, sq.index());
-            let v = -self.estimate(o ^ f, p ^ f ^ sq.bit(), depth - 1, -beta, -alpha);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
+        } else {
+            for sq in crate::square::Squares(legal) {
+                let f = movegen::flips(p, o, sq.index());
+                let (np, no) = (o ^ f, p ^ f ^ sq.bit());
+                if window.update(-self.estimate(np, no, depth - 1, -window.beta, -window.alpha)) {
+                    break;
                 }
             }
         }
-        best
+        window.best
     }
 
     /// Any board, dispatched on its number of empties.
