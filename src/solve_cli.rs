@@ -72,11 +72,11 @@ pub fn run(args: &SolveArgs) -> ExitCode {
         }
     };
     // A command that selects nothing would print a clean total and pass: say what went wrong instead.
-    let last = args.first_number + entries.len().saturating_sub(1);
     if entries.is_empty() {
         eprintln!("error: no positions to solve");
         return ExitCode::FAILURE;
     }
+    let last = args.first_number + entries.len() - 1;
     if let Some((a, b)) = args.range.filter(|&(a, b)| b < args.first_number || a > last) {
         eprintln!(
             "error: --range {a}-{b} selects none of the positions, which are numbered {}-{last}",
