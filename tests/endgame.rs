@@ -11,9 +11,9 @@ fn load(name: &str) -> Vec<ObfEntry> {
     obf::parse(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// Plain negamax with alpha-beta over the `Board` API: no table, no pruning beyond alpha-beta, nothing
-/// shared with the solver. Children are tried fewest replies first, which changes no value and makes
-/// 19 empties take a second.
+/// Plain negamax with alpha-beta over the `Board` API: no table, no pruning beyond alpha-beta; it
+/// shares the rules layer with the solver but none of its search. Children are tried fewest replies
+/// first, which changes no value and makes 19 empties take a second.
 fn minimax(board: &Board, mut alpha: i32, beta: i32) -> i32 {
     let moves = board.moves();
     if moves == 0 {
@@ -111,8 +111,8 @@ fn ffo_59_wipe_out_is_found_quickly() {
 }
 
 /// The published fforum-20-39.obf lists G1 of #31 at -30; it is -32 (tests/data/README.md, errata).
-/// The copy here is corrected; this pins the correction with a search that shares no code with the
-/// solver, and the solver's own answer.
+/// The copy here is corrected; this pins the correction with the plain search and the solver. The check
+/// that shares no code with ebony at all is `scripts/prove_bound.py` (its test runs the same line).
 #[test]
 fn ffo_31_g1_is_minus_32_not_minus_30() {
     let entry = &load("fforum-20-39.obf")[11];
@@ -121,6 +121,17 @@ fn ffo_31_g1_is_minus_32_not_minus_30() {
     let child = entry.position.board.play(g1);
     assert_eq!(minimax(&child, -64, 64), 32);
     assert_eq!(Solver::new(16).solve(&child, -64, 64, &mut Silent).score, 32);
+    // White's line to that score ends on a full board: no rule for empty squares is involved.
+    let mut board = child;
+    let line = [
+        "h1", "b2", "a4", "a2", "a1", "g2", "h2", "g7", "a8", "b7", "g3", "h5", "h4", "h3", "g4", "g6", "g8", "h8",
+        "h7",
+    ];
+    for name in line {
+        board = board.play(name.parse().unwrap());
+    }
+    assert!(board.is_game_over());
+    assert_eq!((board.opponent.count_ones(), board.player.count_ones()), (48, 16), "white 48, black 16");
 }
 
 #[test]

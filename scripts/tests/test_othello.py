@@ -4,7 +4,7 @@ import os
 import unittest
 
 import othello
-from othello import PASS, Position, parse_line, parse_square
+from othello import PASS, Position, parse_line, parse_square, popcount
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -81,3 +81,38 @@ class Parsing(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ProveBound(unittest.TestCase):
+    """scripts/prove_bound.py, the independent check behind the FFO #31 erratum (tests/data/README.md)."""
+
+    AFTER_G1 = "-OOOOOX---OOOX--OXXOXO---XXXOO--XXXXXXO-XXXOOO-OX-OOOO---OOOOO-- O"
+    LINE = "h1b2a4a2a1g2h2g7a8b7g3h5h4h3g4g6g8h8h7"
+
+    def test_the_erratum_line_scores_32_for_white_near_its_end(self):
+        from prove_bound import Prover, parse_board
+
+        # 13 moves into the line white's 48-16 is 6 empties away, with black to move.
+        white, black = parse_board(self.AFTER_G1)
+        position = Position(black, white, othello.WHITE)
+        for sq in parse_line(self.LINE)[:13]:
+            position = position.play(sq)
+        board, side = position.board_string()
+        self.assertEqual((board.count("-"), side), (6, "X"))
+        p, o = parse_board(f"{board} {side}")
+        self.assertEqual(Prover().value(p, o, -65, 65), -32)
+        self.assertGreaterEqual(Prover().value(p, o, -33, -32), -32)
+        self.assertLessEqual(Prover().value(p, o, -32, -31), -32)
+        # The whole line ends on a full board, so no rule for empty squares is involved.
+        for sq in parse_line(self.LINE)[13:]:
+            position = position.play(sq)
+        self.assertTrue(position.is_over())
+        self.assertEqual((popcount(position.black), popcount(position.white)), (16, 48))
+
+    def test_bad_board_strings_are_refused(self):
+        from prove_bound import parse_board
+
+        for text in ["", "X", "-" * 63 + " X", "-" * 64 + " Z", "?" * 64 + " X"]:
+            with self.assertRaises(ValueError, msg=text):
+                parse_board(text)
+
