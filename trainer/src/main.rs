@@ -1,0 +1,148 @@
+//! ebony-train: the pipeline that produces ebony's evaluation weights from ebony's own games.
+//!
+//! - `gen`: self-play games with exact endgame values (see `selfplay`), sharded and resumable;
+//! - `merge`: several game files into one, each game once, in index order.
+
+mod record;
+mod rng;
+mod selfplay;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage:
+  ebony-train gen --out FILE --games N [--seed S] [--shard K/N] [--random LO-HI] [--depth D]
+                  [--noise N] [--solve E] [--endgame-noise N]
+  ebony-train merge --out FILE FILE...";
+
+/// `--name value` options and the other arguments, in order.
+struct Args {
+    options: Vec<(String, String)>,
+    rest: Vec<String>,
+}
+
+impl Args {
+    fn parse(args: &[String]) -> Result<Args, String> {
+        let (mut options, mut rest) = (Vec::new(), Vec::new());
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            if let Some(name) = a.strip_prefix("--") {
+                let value = it.next().ok_or_else(|| format!("--{name} needs a value"))?;
+                options.push((name.to_string(), value.clone()));
+            } else {
+                rest.push(a.clone());
+            }
+        }
+        Ok(Args { options, rest })
+    }
+
+    fn take(&mut self, name: &str) -> Option<String> {
+        let i = self.options.iter().position(|(n, _)| n == name)?;
+        Some(self.options.remove(i).1)
+    }
+
+    fn number<T: std::str::FromStr>(&mut self, name: &str, default: T) -> Result<T, String> {
+        match self.take(name) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|_| format!("--{name}: not a number: {v}")),
+        }
+    }
+
+    fn pair(&mut self, name: &str, sep: char, default: (u64, u64)) -> Result<(u64, u64), String> {
+        let Some(v) = self.take(name) else { return Ok(default) };
+        let parsed = v.split_once(sep).and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)));
+        parsed.ok_or_else(|| format!("--{name}: expected A{sep}B, got {v}"))
+    }
+
+    /// Fails on any option nobody took.
+    fn finish(self) -> Result<Vec<String>, String> {
+        match self.options.first() {
+            Some((name, _)) => Err(format!("unknown option --{name}")),
+            None => Ok(self.rest),
+        }
+    }
+}
+
+fn gen(mut args: Args) -> Result<(), String> {
+    let out = args.take("out").ok_or("gen needs --out FILE")?;
+    let shard = args.pair("shard", '/', (1, 1))?;
+    if shard.1 == 0 || !(1..=shard.1).contains(&shard.0) {
+        return Err(format!("--shard {}/{}: K must be in 1..=N", shard.0, shard.1));
+    }
+    let random = args.pair("random", '-', (2, 10))?;
+    let settings = selfplay::Settings {
+        games: args.number("games", 0)?,
+        seed: args.number("seed", 1)?,
+        shard,
+        random_plies: (random.0 as u32, random.1 as u32),
+        depth: args.number("depth", 6)?,
+        noise: args.number("noise", 16)?,
+        solve: args.number("solve", 20)?,
+        endgame_noise: args.number("endgame-noise", 8)?,
+    };
+    if !args.finish()?.is_empty() {
+        return Err("gen takes no file arguments".to_string());
+    }
+    if settings.random_plies.0 > settings.random_plies.1 || settings.random_plies.1 > 60 {
+        return Err("--random LO-HI: need LO <= HI <= 60".to_string());
+    }
+    if !(1..=60).contains(&settings.depth) || settings.noise == 0 || settings.endgame_noise == 0 {
+        return Err("--depth must be 1..=60, --noise and --endgame-noise at least 1".to_string());
+    }
+    if settings.solve > 30 {
+        return Err("--solve above 30 empties would take hours a game".to_string());
+    }
+    selfplay::run(&settings, &out)
+}
+
+fn merge(mut args: Args) -> Result<(), String> {
+    let out = args.take("out").ok_or("merge needs --out FILE")?;
+    let files = args.finish()?;
+    if files.is_empty() {
+        return Err("merge needs at least one game file".to_string());
+    }
+    let mut header: Option<String> = None;
+    let mut games = std::collections::BTreeMap::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let mut lines = text.lines();
+        let head = lines.next().unwrap_or_default();
+        match &header {
+            None => header = Some(head.to_string()),
+            Some(h) if h != head => return Err(format!("{path} was made with other settings than {}", files[0])),
+            Some(_) => {}
+        }
+        for line in lines {
+            let record = record::GameRecord::parse(line).map_err(|e| format!("{path}: {e}"))?;
+            games.insert(record.index, line.to_string());
+        }
+    }
+    let mut text = header.unwrap_or_default();
+    text.push('\n');
+    for line in games.values() {
+        text.push_str(line);
+        text.push('\n');
+    }
+    std::fs::write(&out, text).map_err(|e| format!("cannot write {out}: {e}"))?;
+    eprintln!("{} games in {out}", games.len());
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let Some((command, rest)) = argv.split_first() else {
+        eprintln!("{USAGE}");
+        return ExitCode::FAILURE;
+    };
+    let result = Args::parse(rest).and_then(|args| match command.as_str() {
+        "gen" => gen(args),
+        "merge" => merge(args),
+        _ => Err(format!("unknown command {command}\n{USAGE}")),
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

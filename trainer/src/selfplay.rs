@@ -1,0 +1,225 @@
+//! `ebony-train gen`: self-play games for the evaluation's training data.
+//!
+//! A game opens with a few uniformly random moves, goes on with ebony's own search at a fixed depth
+//! (one move in `--noise` at random instead, so positions after mistakes occur too), and from
+//! `--solve` empties on is played out by the exact solver: every later position gets its exact value,
+//! and a random move replaces the best one now and then so the endgame is not one line per game.
+//!
+//! Runs are sharded (`--shard K/N` plays the games whose index is K-1 mod N) and resumable: the output
+//! file is appended a game at a time and flushed, and a rerun skips the games it already holds.
+
+use crate::record::{after_forced_pass, square_of, GameRecord};
+use crate::rng::Rng;
+use ebony::board::{Board, Color, Move};
+use ebony::endgame::Solver;
+use ebony::search::{Limits, Searcher, Silent};
+use ebony::square::Squares;
+use std::collections::HashSet;
+use std::fs::OpenOptions;
+use std::io::{BufRead, BufReader, Write};
+use std::time::Instant;
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub seed: u64,
+    pub games: u64,
+    pub shard: (u64, u64),
+    /// Uniformly random opening moves: a number drawn from this range.
+    pub random_plies: (u32, u32),
+    /// The search depth of the self-play moves.
+    pub depth: u32,
+    /// One midgame move in this many is random.
+    pub noise: u64,
+    /// Empties from which the solver plays.
+    pub solve: u32,
+    /// One endgame move in this many is random.
+    pub endgame_noise: u64,
+}
+
+impl Settings {
+    /// What a resumed run must agree on (the shard and game count may differ: they only choose
+    /// which games to play).
+    fn header(&self) -> String {
+        format!(
+            "# ebony-train gen v1 seed={} random={}-{} depth={} noise={} solve={} endgame-noise={}",
+            self.seed,
+            self.random_plies.0,
+            self.random_plies.1,
+            self.depth,
+            self.noise,
+            self.solve,
+            self.endgame_noise
+        )
+    }
+}
+
+fn random_move(board: &Board, rng: &mut Rng) -> Move {
+    let moves: Vec<_> = Squares(board.moves()).collect();
+    Move::Play(moves[rng.below(moves.len() as u64) as usize])
+}
+
+/// Plays game `index` of the run.
+pub fn play_game(settings: &Settings, index: u64, searcher: &mut Searcher, solver: &mut Solver) -> GameRecord {
+    let mut rng = Rng::for_game(settings.seed, index);
+    let (lo, hi) = settings.random_plies;
+    let random_plies = lo + rng.below((hi - lo + 1) as u64) as u32;
+    let (mut board, mut side) = (Board::START, Color::Black);
+    let mut moves = Vec::new();
+    searcher.new_game();
+    solver.clear();
+    let mut play = |board: &mut Board, side: &mut Color, mv: Move, moves: &mut Vec<_>| {
+        moves.extend(square_of(mv));
+        let next = board.try_play(mv).expect("the generator plays legal moves");
+        (*board, *side) = after_forced_pass(next, side.opposite());
+    };
+    while !board.is_game_over() && board.empty_count() > settings.solve {
+        let mv = if (moves.len() as u32) < random_plies || rng.one_in(settings.noise) {
+            random_move(&board, &mut rng)
+        } else {
+            searcher.search(&board, &Limits::Depth(settings.depth), &mut Silent).best
+        };
+        play(&mut board, &mut side, mv, &mut moves);
+    }
+    let solved = moves.len();
+    let mut values = Vec::new();
+    let black_view = |side: Color, v: i32| (if side == Color::Black { v } else { -v }) as i8;
+    loop {
+        if board.is_game_over() {
+            values.push(black_view(side, board.final_score()));
+            break;
+        }
+        let solution = solver.solve(&board, -64, 64, &mut Silent);
+        values.push(black_view(side, solution.score));
+        let mv = if rng.one_in(settings.endgame_noise) { random_move(&board, &mut rng) } else { solution.best };
+        play(&mut board, &mut side, mv, &mut moves);
+    }
+    GameRecord { index, moves, solved, values }
+}
+
+/// The game indices already in `path`, after checking its header; a torn last line (an interrupted
+/// write) is cut off.
+fn resume(path: &str, header: &str) -> Result<HashSet<u64>, String> {
+    let mut done = HashSet::new();
+    let Ok(file) = std::fs::File::open(path) else { return Ok(done) };
+    let mut reader = BufReader::new(file);
+    let (mut line, mut good_len, mut first) = (String::new(), 0u64, true);
+    loop {
+        line.clear();
+        let n = reader.read_line(&mut line).map_err(|e| format!("cannot read {path}: {e}"))?;
+        if n == 0 || !line.ends_with('\n') {
+            break;
+        }
+        let text = line.trim_end();
+        if first {
+            if text != header {
+                return Err(format!("{path} was made with other settings:\n  {text}\nnot\n  {header}"));
+            }
+            first = false;
+        } else {
+            let record = GameRecord::parse(text).map_err(|e| format!("{path}: {e}"))?;
+            done.insert(record.index);
+        }
+        good_len += n as u64;
+    }
+    let file = OpenOptions::new().write(true).open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+    file.set_len(good_len).map_err(|e| format!("cannot truncate {path}: {e}"))?;
+    Ok(done)
+}
+
+pub fn run(settings: &Settings, out: &str) -> Result<(), String> {
+    let header = settings.header();
+    let done = resume(out, &header)?;
+    let mut file =
+        OpenOptions::new().create(true).append(true).open(out).map_err(|e| format!("cannot open {out}: {e}"))?;
+    let write_err = |e: std::io::Error| format!("cannot write {out}: {e}");
+    if file.metadata().map_err(write_err)?.len() == 0 {
+        writeln!(file, "{header}").map_err(write_err)?;
+    }
+    let (k, n) = settings.shard;
+    let todo: Vec<u64> = (0..settings.games).filter(|i| i % n == k - 1 && !done.contains(i)).collect();
+    eprintln!("{} games in this shard already done, {} to play", done.len(), todo.len());
+    let mut searcher = Searcher::new(16);
+    let mut solver = Solver::new(64);
+    let start = Instant::now();
+    for (count, &index) in todo.iter().enumerate() {
+        let record = play_game(settings, index, &mut searcher, &mut solver);
+        writeln!(file, "{record}").map_err(write_err)?;
+        file.flush().map_err(write_err)?;
+        let played = count + 1;
+        if played % 20 == 0 || played == todo.len() {
+            let per_game = start.elapsed().as_secs_f64() / played as f64;
+            eprintln!(
+                "{played}/{} games, {per_game:.2} s a game, about {:.0} min left",
+                todo.len(),
+                per_game * (todo.len() - played) as f64 / 60.0
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quick() -> Settings {
+        Settings {
+            seed: 5,
+            games: 4,
+            shard: (1, 1),
+            random_plies: (2, 6),
+            depth: 2,
+            noise: 8,
+            solve: 10,
+            endgame_noise: 4,
+        }
+    }
+
+    #[test]
+    fn games_replay_with_exact_endgame_values() {
+        let (mut searcher, mut solver) = (Searcher::new(1), Solver::new(1));
+        for index in 0..4 {
+            let record = play_game(&quick(), index, &mut searcher, &mut solver);
+            let positions = record.positions().expect("a generated game replays");
+            for p in positions.iter().filter(|p| p.exact && p.board.empty_count() <= 8) {
+                let exact = Solver::new(1).solve(&p.board, -64, 64, &mut Silent).score;
+                assert_eq!(p.score, exact, "game {index}");
+            }
+            assert_eq!(GameRecord::parse(&record.to_string()).unwrap(), record);
+        }
+    }
+
+    #[test]
+    fn a_game_depends_on_its_index_alone() {
+        let (mut searcher, mut solver) = (Searcher::new(1), Solver::new(1));
+        let a = play_game(&quick(), 3, &mut searcher, &mut solver);
+        play_game(&quick(), 1, &mut searcher, &mut solver);
+        let b = play_game(&quick(), 3, &mut searcher, &mut solver);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn shards_resume_and_cover_the_run() {
+        let dir = std::env::temp_dir().join(format!("ebony-train-gen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.txt");
+        let path = path.to_str().unwrap();
+        let _ = std::fs::remove_file(path);
+        let mut settings = quick();
+        settings.shard = (2, 2);
+        run(&settings, path).unwrap();
+        // A torn line is dropped on resume, and the rest of the run is played once.
+        let mut f = OpenOptions::new().append(true).open(path).unwrap();
+        write!(f, "9 f5").unwrap();
+        settings.shard = (1, 1);
+        run(&settings, path).unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut indices: Vec<u64> =
+            text.lines().skip(1).map(|l| GameRecord::parse(l).unwrap().index).collect();
+        indices.sort_unstable();
+        assert_eq!(indices, vec![0, 1, 2, 3]);
+        settings.depth = 3;
+        assert!(run(&settings, path).unwrap_err().contains("other settings"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
