@@ -215,3 +215,4 @@ mod tests {
         assert!((-64..=64).contains(&evaluate(&corner)));
     }
 }
+pub mod learned;

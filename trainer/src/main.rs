@@ -1,8 +1,10 @@
 //! ebony-train: the pipeline that produces ebony's evaluation weights from ebony's own games.
 //!
 //! - `gen`: self-play games with exact endgame values (see `selfplay`), sharded and resumable;
-//! - `merge`: several game files into one, each game once, in index order.
+//! - `merge`: several game files into one, each game once, in index order;
+//! - `fit`: the evaluation weights from game files (see `fit`).
 
+mod fit;
 mod record;
 mod rng;
 mod selfplay;
@@ -12,7 +14,8 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   ebony-train gen --out FILE --games N [--seed S] [--shard K/N] [--random LO-HI] [--depth D]
                   [--noise N] [--solve E] [--endgame-noise N]
-  ebony-train merge --out FILE FILE...";
+  ebony-train merge --out FILE FILE...
+  ebony-train fit --out WEIGHTS [--ridge R] [--smooth S] [--iterations N] FILE...";
 
 /// `--name value` options and the other arguments, in order.
 struct Args {
@@ -68,14 +71,14 @@ fn gen(mut args: Args) -> Result<(), String> {
     if shard.1 == 0 || !(1..=shard.1).contains(&shard.0) {
         return Err(format!("--shard {}/{}: K must be in 1..=N", shard.0, shard.1));
     }
-    let random = args.pair("random", '-', (2, 10))?;
+    let random = args.pair("random", '-', (4, 20))?;
     let settings = selfplay::Settings {
         games: args.number("games", 0)?,
         seed: args.number("seed", 1)?,
         shard,
         random_plies: (random.0 as u32, random.1 as u32),
         depth: args.number("depth", 6)?,
-        noise: args.number("noise", 16)?,
+        noise: args.number("noise", 0)?,
         solve: args.number("solve", 20)?,
         endgame_noise: args.number("endgame-noise", 8)?,
     };
@@ -85,8 +88,8 @@ fn gen(mut args: Args) -> Result<(), String> {
     if settings.random_plies.0 > settings.random_plies.1 || settings.random_plies.1 > 60 {
         return Err("--random LO-HI: need LO <= HI <= 60".to_string());
     }
-    if !(1..=60).contains(&settings.depth) || settings.noise == 0 || settings.endgame_noise == 0 {
-        return Err("--depth must be 1..=60, --noise and --endgame-noise at least 1".to_string());
+    if !(1..=60).contains(&settings.depth) || settings.endgame_noise == 0 {
+        return Err("--depth must be 1..=60, --endgame-noise at least 1".to_string());
     }
     if settings.solve > 30 {
         return Err("--solve above 30 empties would take hours a game".to_string());
@@ -127,6 +130,20 @@ fn merge(mut args: Args) -> Result<(), String> {
     Ok(())
 }
 
+fn fit(mut args: Args) -> Result<(), String> {
+    let out = args.take("out").ok_or("fit needs --out FILE")?;
+    let settings = fit::Settings {
+        ridge: args.number("ridge", 2.0)?,
+        smooth: args.number("smooth", 4.0)?,
+        iterations: args.number("iterations", 150)?,
+    };
+    let files = args.finish()?;
+    if files.is_empty() {
+        return Err("fit needs at least one game file".to_string());
+    }
+    fit::run(&files, &settings, &out)
+}
+
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let Some((command, rest)) = argv.split_first() else {
@@ -136,6 +153,7 @@ fn main() -> ExitCode {
     let result = Args::parse(rest).and_then(|args| match command.as_str() {
         "gen" => gen(args),
         "merge" => merge(args),
+        "fit" => fit(args),
         _ => Err(format!("unknown command {command}\n{USAGE}")),
     });
     match result {

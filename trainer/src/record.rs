@@ -1,11 +1,13 @@
 //! The game records the generator writes and the fitter reads: one self-play game a line,
 //!
 //! ```text
-//! <index> <moves> <solved> <values>
+//! <index> <moves> <labelled> <solved> <values>
 //! ```
 //!
 //! - `index`: the game's number in its run (its random numbers depend on it alone);
 //! - `moves`: the transcript, squares without separators (`f5d6c3...`), forced passes left out;
+//! - `labelled`: how many moves were played before the last random move of the opening and midgame
+//!   was made: from there on the game was played well, so the outcome is a label for its positions;
 //! - `solved`: how many moves were played before the first exact solve;
 //! - `values`: for each position from move `solved` to the end of the game, its exact final disc
 //!   difference with perfect play from there (empties to the winner), from black's point of view,
@@ -23,20 +25,38 @@ use std::fmt;
 pub struct GameRecord {
     pub index: u64,
     pub moves: Vec<Square>,
+    pub labelled: usize,
     pub solved: usize,
     pub values: Vec<i8>,
 }
 
-/// One position of a replayed game, with its label.
+/// What a position's label says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Label {
+    /// A random move followed: the game says nothing reliable about this position.
+    None,
+    /// The exact value of the solve point: the outcome of the game, played well from here and
+    /// perfectly from the solve point on.
+    Outcome(i32),
+    /// The exact value of the position (at or after the solve point).
+    Exact(i32),
+}
+
+impl Label {
+    /// The score for the side to move, in discs, if any.
+    pub fn score(self) -> Option<i32> {
+        match self {
+            Label::None => None,
+            Label::Outcome(s) | Label::Exact(s) => Some(s),
+        }
+    }
+}
+
+/// One position of a replayed game, with its label for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Labelled {
     pub board: Board,
-    /// For the side to move, in discs.
-    pub score: i32,
-    /// True for positions at or after the first solve: `score` is then their exact value. Before it,
-    /// `score` is the exact value of the solve point, the outcome of this game under perfect play
-    /// from there.
-    pub exact: bool,
+    pub label: Label,
 }
 
 /// The position with a forced pass played, and whose turn it is then.
@@ -51,12 +71,16 @@ pub fn after_forced_pass(board: Board, side: Color) -> (Board, Color) {
 impl GameRecord {
     /// Every position of the game from the start position, labelled, or why the record is wrong.
     pub fn positions(&self) -> Result<Vec<Labelled>, String> {
-        if self.solved > self.moves.len() || self.values.len() != self.moves.len() - self.solved + 1 {
+        if self.labelled > self.solved
+            || self.solved > self.moves.len()
+            || self.values.len() != self.moves.len() - self.solved + 1
+        {
             return Err(format!(
-                "game {}: {} values for {} moves solved from move {}",
+                "game {}: {} values for {} moves labelled from move {}, solved from move {}",
                 self.index,
                 self.values.len(),
                 self.moves.len(),
+                self.labelled,
                 self.solved
             ));
         }
@@ -64,11 +88,12 @@ impl GameRecord {
         let (mut board, mut side) = (Board::START, Color::Black);
         let mut out = Vec::with_capacity(self.moves.len() + 1);
         for ply in 0..=self.moves.len() {
-            let (score, exact) = match ply.checked_sub(self.solved) {
-                Some(k) => (self.values[k] as i32, true),
-                None => (self.values[0] as i32, false),
+            let label = match ply.checked_sub(self.solved) {
+                Some(k) => Label::Exact(black_view(side, self.values[k] as i32)),
+                None if ply >= self.labelled => Label::Outcome(black_view(side, self.values[0] as i32)),
+                None => Label::None,
             };
-            out.push(Labelled { board, score: black_view(side, score), exact });
+            out.push(Labelled { board, label });
             let Some(&sq) = self.moves.get(ply) else { break };
             if board.moves() & sq.bit() == 0 {
                 return Err(format!("game {}: move {} ({sq}) is illegal", self.index, ply + 1));
@@ -78,7 +103,7 @@ impl GameRecord {
         if !board.is_game_over() {
             return Err(format!("game {}: the transcript stops before the end of the game", self.index));
         }
-        let last = out.last().map_or(0, |l| l.score);
+        let last = out.last().and_then(|l| l.label.score()).unwrap_or(0);
         if last != board.final_score() {
             return Err(format!("game {}: last value {last}, the game ends {}", self.index, board.final_score()));
         }
@@ -87,8 +112,8 @@ impl GameRecord {
 
     pub fn parse(line: &str) -> Result<GameRecord, String> {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let [index, moves, solved, values] = fields[..] else {
-            return Err("expected 4 fields: index, moves, solved, values".to_string());
+        let [index, moves, labelled, solved, values] = fields[..] else {
+            return Err("expected 5 fields: index, moves, labelled, solved, values".to_string());
         };
         let index = index.parse().map_err(|_| format!("bad game index {index:?}"))?;
         if moves.len() % 2 != 0 || !moves.is_ascii() {
@@ -97,13 +122,14 @@ impl GameRecord {
         let moves = (0..moves.len() / 2)
             .map(|i| moves[2 * i..2 * i + 2].parse::<Square>().map_err(|e| format!("game {index}: {e}")))
             .collect::<Result<Vec<_>, _>>()?;
+        let labelled = labelled.parse().map_err(|_| format!("game {index}: bad label start {labelled:?}"))?;
         let solved = solved.parse().map_err(|_| format!("game {index}: bad solve point {solved:?}"))?;
         let values = values
             .split(',')
             .map(|v| v.parse::<i8>().ok().filter(|v| (-64..=64).contains(v)))
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| format!("game {index}: bad values"))?;
-        Ok(GameRecord { index, moves, solved, values })
+        Ok(GameRecord { index, moves, labelled, solved, values })
     }
 }
 
@@ -113,7 +139,7 @@ impl fmt::Display for GameRecord {
         for sq in &self.moves {
             write!(f, "{sq}")?;
         }
-        write!(f, " {} ", self.solved)?;
+        write!(f, " {} {} ", self.labelled, self.solved)?;
         for (i, v) in self.values.iter().enumerate() {
             if i > 0 {
                 f.write_str(",")?;
@@ -140,14 +166,14 @@ mod tests {
     /// over when neither side can move).
     fn shortest() -> GameRecord {
         let moves = "e6f4e3f6g5d6e7f5c5".as_bytes().chunks(2).map(|c| std::str::from_utf8(c).unwrap().parse().unwrap());
-        GameRecord { index: 4, moves: moves.collect(), solved: 7, values: vec![64, 64, 64] }
+        GameRecord { index: 4, moves: moves.collect(), labelled: 2, solved: 7, values: vec![64, 64, 64] }
     }
 
     #[test]
     fn round_trips_through_text() {
         let game = shortest();
         let line = game.to_string();
-        assert_eq!(line, "4 e6f4e3f6g5d6e7f5c5 7 64,64,64");
+        assert_eq!(line, "4 e6f4e3f6g5d6e7f5c5 2 7 64,64,64");
         assert_eq!(GameRecord::parse(&line).unwrap(), game);
     }
 
@@ -155,10 +181,11 @@ mod tests {
     fn labels_every_position_for_its_side_to_move() {
         let positions = shortest().positions().unwrap();
         assert_eq!(positions.len(), 10);
-        // Black to move at the start: +64; white to move after one move: -64.
-        assert_eq!((positions[0].score, positions[0].exact), (64, false));
-        assert_eq!((positions[1].score, positions[1].exact), (-64, false));
-        assert_eq!((positions[7].score, positions[7].exact), (-64, true));
+        // Random moves before move 2; then black to move: +64, white to move: -64.
+        assert_eq!(positions[1].label, Label::None);
+        assert_eq!(positions[2].label, Label::Outcome(64));
+        assert_eq!(positions[3].label, Label::Outcome(-64));
+        assert_eq!(positions[7].label, Label::Exact(-64));
         assert!(positions[9].board.is_game_over());
     }
 
@@ -174,8 +201,11 @@ mod tests {
         game.moves.pop();
         game.values.pop();
         assert!(game.positions().unwrap_err().contains("before the end"));
-        assert!(GameRecord::parse("1 f5 0").is_err());
-        assert!(GameRecord::parse("1 f5x 0 1").is_err());
-        assert!(GameRecord::parse("1 f5 0 99").is_err());
+        let mut game = shortest();
+        game.labelled = 8;
+        assert!(game.positions().is_err());
+        assert!(GameRecord::parse("1 f5 0 0").is_err());
+        assert!(GameRecord::parse("1 f5x 0 0 1").is_err());
+        assert!(GameRecord::parse("1 f5 0 0 99").is_err());
     }
 }

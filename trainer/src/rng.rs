@@ -12,10 +12,6 @@ impl Rng {
         rng
     }
 
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
     pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -49,7 +45,7 @@ mod tests {
 
     #[test]
     fn below_stays_in_range_and_covers_it() {
-        let mut rng = Rng::new(1);
+        let mut rng = Rng::for_game(1, 0);
         let mut seen = [0u32; 5];
         for _ in 0..1000 {
             seen[rng.below(5) as usize] += 1;

@@ -1,7 +1,8 @@
 //! `ebony-train gen`: self-play games for the evaluation's training data.
 //!
 //! A game opens with a few uniformly random moves, goes on with ebony's own search at a fixed depth
-//! (one move in `--noise` at random instead, so positions after mistakes occur too), and from
+//! (optionally one move in `--noise` at random instead; the record marks the last one, since the
+//! outcome labels only the positions after it), and from
 //! `--solve` empties on is played out by the exact solver: every later position gets its exact value,
 //! and a random move replaces the best one now and then so the endgame is not one line per game.
 //!
@@ -28,7 +29,7 @@ pub struct Settings {
     pub random_plies: (u32, u32),
     /// The search depth of the self-play moves.
     pub depth: u32,
-    /// One midgame move in this many is random.
+    /// One midgame move in this many is random (0: none).
     pub noise: u64,
     /// Empties from which the solver plays.
     pub solve: u32,
@@ -41,7 +42,7 @@ impl Settings {
     /// which games to play).
     fn header(&self) -> String {
         format!(
-            "# ebony-train gen v1 seed={} random={}-{} depth={} noise={} solve={} endgame-noise={}",
+            "# ebony-train gen v2 seed={} random={}-{} depth={} noise={} solve={} endgame-noise={}",
             self.seed,
             self.random_plies.0,
             self.random_plies.1,
@@ -67,13 +68,15 @@ pub fn play_game(settings: &Settings, index: u64, searcher: &mut Searcher, solve
     let mut moves = Vec::new();
     searcher.new_game();
     solver.clear();
-    let mut play = |board: &mut Board, side: &mut Color, mv: Move, moves: &mut Vec<_>| {
+    let play = |board: &mut Board, side: &mut Color, mv: Move, moves: &mut Vec<_>| {
         moves.extend(square_of(mv));
         let next = board.try_play(mv).expect("the generator plays legal moves");
         (*board, *side) = after_forced_pass(next, side.opposite());
     };
+    let mut labelled = 0;
     while !board.is_game_over() && board.empty_count() > settings.solve {
-        let mv = if (moves.len() as u32) < random_plies || rng.one_in(settings.noise) {
+        let mv = if (moves.len() as u32) < random_plies || (settings.noise > 0 && rng.one_in(settings.noise)) {
+            labelled = moves.len() + 1;
             random_move(&board, &mut rng)
         } else {
             searcher.search(&board, &Limits::Depth(settings.depth), &mut Silent).best
@@ -93,7 +96,7 @@ pub fn play_game(settings: &Settings, index: u64, searcher: &mut Searcher, solve
         let mv = if rng.one_in(settings.endgame_noise) { random_move(&board, &mut rng) } else { solution.best };
         play(&mut board, &mut side, mv, &mut moves);
     }
-    GameRecord { index, moves, solved, values }
+    GameRecord { index, moves, labelled, solved, values }
 }
 
 /// The game indices already in `path`, after checking its header; a torn last line (an interrupted
@@ -181,9 +184,10 @@ mod tests {
         for index in 0..4 {
             let record = play_game(&quick(), index, &mut searcher, &mut solver);
             let positions = record.positions().expect("a generated game replays");
-            for p in positions.iter().filter(|p| p.exact && p.board.empty_count() <= 8) {
+            assert!(record.labelled >= 2, "the random opening is not labelled");
+            for p in positions.iter().filter(|p| p.board.empty_count() <= 8 && !p.board.is_game_over()) {
                 let exact = Solver::new(1).solve(&p.board, -64, 64, &mut Silent).score;
-                assert_eq!(p.score, exact, "game {index}");
+                assert_eq!(p.label, crate::record::Label::Exact(exact), "game {index}");
             }
             assert_eq!(GameRecord::parse(&record.to_string()).unwrap(), record);
         }

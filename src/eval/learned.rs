@@ -1,0 +1,548 @@
+//! The learnt evaluation: an estimate of the final disc difference for the side to move, as a sum of
+//! weights fitted to ebony's own games (`ebony-train`), one weight set per game phase.
+//!
+//! Features, each a table of weights indexed by what the board shows:
+//! - patterns: the edges with both X-squares, the 3x3 and 5x2 corner blocks, the second to fourth
+//!   ranks and the diagonals of 4 to 8 squares; every symmetric copy on the board reads the same table;
+//! - the mobility of each side (legal moves), its potential mobility (empty squares next to the
+//!   other side's discs), and the parity of the empties (overall and by quadrant).
+//!
+//! A pattern is written once, as squares near a1; a copy elsewhere is read by applying one of the
+//! eight board symmetries to the board and extracting the canonical squares (`pext`), so every copy
+//! lists its squares in the same order and the same table applies.
+//!
+//! Weights are 16-bit, in 1/[`SCALE`] disc. The phase is the number of empties in steps of
+//! [`PHASE_WIDTH`]; neighbouring phases are tied in the fit so that the estimate moves smoothly.
+
+use crate::movegen;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// Weights are stored in 1/`SCALE` disc.
+pub const SCALE: i32 = 64;
+/// Empty-square counts per phase.
+pub const PHASE_WIDTH: u32 = 4;
+/// Weight sets: empties 0-3, 4-7, ..., 56-60.
+pub const PHASES: usize = 15;
+
+/// The phase of a position with `empties` empty squares.
+#[inline(always)]
+pub const fn phase(empties: u32) -> usize {
+    let p = (empties / PHASE_WIDTH) as usize;
+    if p < PHASES {
+        p
+    } else {
+        PHASES - 1
+    }
+}
+
+/// The patterns, as squares in increasing order (a1 = 0, h1 = 7, a2 = 8, ... h8 = 63).
+const SHAPES: [&[u8]; 11] = [
+    // The first rank with both X-squares.
+    &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
+    // The 3x3 corner block.
+    &[0, 1, 2, 8, 9, 10, 16, 17, 18],
+    // The 5x2 corner block.
+    &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
+    // The second, third and fourth ranks.
+    &[8, 9, 10, 11, 12, 13, 14, 15],
+    &[16, 17, 18, 19, 20, 21, 22, 23],
+    &[24, 25, 26, 27, 28, 29, 30, 31],
+    // The diagonals of length 8 down to 4.
+    &[0, 9, 18, 27, 36, 45, 54, 63],
+    &[1, 10, 19, 28, 37, 46, 55],
+    &[2, 11, 20, 29, 38, 47],
+    &[3, 12, 21, 30, 39],
+    &[4, 13, 22, 31],
+];
+
+/// Copies of all patterns on the board (a copy per distinct set of squares among the symmetries).
+pub const INSTANCES: usize = 4 + 4 + 8 + 4 + 4 + 4 + 2 + 4 + 4 + 4 + 4;
+
+/// The global features and the size of each one's table: legal moves (own, opponent's), potential
+/// mobility (own, opponent's), parity (empties odd or even, times the number of quadrants with an
+/// odd number of empties).
+const GLOBALS: [u32; 5] = [MOBILITY_CAP + 1, MOBILITY_CAP + 1, POTENTIAL_CAP + 1, POTENTIAL_CAP + 1, 10];
+const MOBILITY_CAP: u32 = 31;
+const POTENTIAL_CAP: u32 = 39;
+
+/// Feature values of one position: one table index per pattern copy and per global feature.
+pub const FEATURES: usize = INSTANCES + GLOBALS.len();
+
+/// The longest pattern, in squares.
+const MAX_SQUARES: usize = 10;
+
+const POW3: [u32; MAX_SQUARES + 1] = {
+    let mut t = [1u32; MAX_SQUARES + 1];
+    let mut i = 1;
+    while i <= MAX_SQUARES {
+        t[i] = t[i - 1] * 3;
+        i += 1;
+    }
+    t
+};
+
+/// `TERNARY[b]`: the bits of `b` read as base-3 digits (bit i worth 3^i).
+static TERNARY: [u16; 1 << MAX_SQUARES] = {
+    let mut t = [0u16; 1 << MAX_SQUARES];
+    let mut b = 0;
+    while b < 1 << MAX_SQUARES {
+        let mut i = 0;
+        while i < MAX_SQUARES {
+            if b >> i & 1 != 0 {
+                t[b] += POW3[i] as u16;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Mirrors the board left to right (file a <-> file h).
+#[inline(always)]
+const fn mirror(b: u64) -> u64 {
+    let b = ((b >> 1) & 0x5555_5555_5555_5555) | ((b & 0x5555_5555_5555_5555) << 1);
+    let b = ((b >> 2) & 0x3333_3333_3333_3333) | ((b & 0x3333_3333_3333_3333) << 2);
+    ((b >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((b & 0x0F0F_0F0F_0F0F_0F0F) << 4)
+}
+
+/// Flips the board top to bottom (rank 1 <-> rank 8).
+#[inline(always)]
+const fn flip(b: u64) -> u64 {
+    b.swap_bytes()
+}
+
+/// Reflects the board in the a1-h8 diagonal.
+#[inline(always)]
+const fn transpose(b: u64) -> u64 {
+    let t = 0x0F0F_0F0F_0000_0000 & (b ^ (b << 28));
+    let b = b ^ t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (b ^ (b << 14));
+    let b = b ^ t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (b ^ (b << 7));
+    b ^ t ^ (t >> 7)
+}
+
+/// Symmetry `k` of the board: mirrors if bit 0, flips if bit 1, transposes if bit 2 (in that order).
+pub const fn symmetry(k: usize, b: u64) -> u64 {
+    let b = if k & 1 != 0 { mirror(b) } else { b };
+    let b = if k & 2 != 0 { flip(b) } else { b };
+    if k & 4 != 0 {
+        transpose(b)
+    } else {
+        b
+    }
+}
+
+/// All eight symmetries of a board, in the order of [`symmetry`].
+#[inline(always)]
+fn symmetries(b: u64) -> [u64; 8] {
+    let m = mirror(b);
+    let (f, mf) = (flip(b), flip(m));
+    [b, m, f, mf, transpose(b), transpose(m), transpose(f), transpose(mf)]
+}
+
+/// The smallest of the eight symmetric images of a position: one representative per class.
+pub fn canonical(p: u64, o: u64) -> (u64, u64) {
+    let (ps, os) = (symmetries(p), symmetries(o));
+    (0..8).map(|k| (ps[k], os[k])).min().unwrap_or((p, o))
+}
+
+/// One copy of a pattern: the canonical squares read from the board under `symmetry`.
+#[derive(Clone, Copy)]
+struct Instance {
+    symmetry: u8,
+    mask: u64,
+    /// Where this pattern's table starts.
+    offset: u32,
+}
+
+struct Layout {
+    instances: [Instance; INSTANCES],
+    /// Where each global feature's table starts.
+    globals: [u32; GLOBALS.len()],
+    /// The weights of one phase.
+    size: usize,
+}
+
+fn layout() -> &'static Layout {
+    static LAYOUT: OnceLock<Layout> = OnceLock::new();
+    LAYOUT.get_or_init(|| {
+        let mut instances = [Instance { symmetry: 0, mask: 0, offset: 0 }; INSTANCES];
+        let (mut count, mut offset) = (0, 0u32);
+        for squares in SHAPES {
+            let mask = squares.iter().fold(0u64, |m, &s| m | 1 << s);
+            let mut seen: Vec<u64> = Vec::new();
+            for k in 0..8 {
+                // The squares of the board that land on the canonical ones under symmetry k.
+                let region = (0..64).filter(|&s| symmetry(k, 1 << s) & mask != 0).fold(0u64, |r, s| r | 1 << s);
+                if !seen.contains(&region) {
+                    seen.push(region);
+                    instances[count] = Instance { symmetry: k as u8, mask, offset };
+                    count += 1;
+                }
+            }
+            offset += POW3[squares.len()];
+        }
+        assert_eq!(count, INSTANCES, "INSTANCES must match the pattern shapes");
+        let mut globals = [0u32; GLOBALS.len()];
+        for (start, size) in globals.iter_mut().zip(GLOBALS) {
+            *start = offset;
+            offset += size;
+        }
+        Layout { instances, globals, size: offset as usize }
+    })
+}
+
+/// The weights of one phase.
+pub fn phase_size() -> usize {
+    layout().size
+}
+
+#[inline(always)]
+fn extract(b: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the bmi2 target feature is enabled for this build.
+        unsafe { std::arch::x86_64::_pext_u64(b, mask) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let (mut out, mut bit, mut m) = (0u64, 1u64, mask);
+        while m != 0 {
+            if b & m & m.wrapping_neg() != 0 {
+                out |= bit;
+            }
+            bit <<= 1;
+            m &= m - 1;
+        }
+        out
+    }
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+const QUADRANTS: [u64; 4] = [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
+
+/// The squares next to a disc of `x` in any of the eight directions.
+#[inline(always)]
+fn neighbours(x: u64) -> u64 {
+    let h = ((x << 1) & !FILE_A) | ((x >> 1) & !FILE_H);
+    let row = x | h;
+    h | (row << 8) | (row >> 8)
+}
+
+/// The table index of every feature of the position `p` (side to move) against `o`, whose legal
+/// moves are `moves`: for patterns, the table's start plus the squares read as base-3 digits (0 empty,
+/// 1 own, 2 opponent's).
+#[inline]
+pub fn features(p: u64, o: u64, moves: u64) -> [u32; FEATURES] {
+    let layout = layout();
+    let (ps, os) = (symmetries(p), symmetries(o));
+    let mut out = [0u32; FEATURES];
+    for (slot, inst) in out.iter_mut().zip(&layout.instances) {
+        let k = inst.symmetry as usize;
+        let own = TERNARY[extract(ps[k], inst.mask) as usize] as u32;
+        let theirs = TERNARY[extract(os[k], inst.mask) as usize] as u32;
+        *slot = inst.offset + own + 2 * theirs;
+    }
+    let empty = !(p | o);
+    let odd_quadrants = QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() % 2 == 1).count() as u32;
+    let values = [
+        moves.count_ones().min(MOBILITY_CAP),
+        movegen::moves(o, p).count_ones().min(MOBILITY_CAP),
+        (neighbours(o) & empty).count_ones().min(POTENTIAL_CAP),
+        (neighbours(p) & empty).count_ones().min(POTENTIAL_CAP),
+        (empty.count_ones() & 1) * 5 + odd_quadrants,
+    ];
+    for i in 0..GLOBALS.len() {
+        out[INSTANCES + i] = layout.globals[i] + values[i];
+    }
+    out
+}
+
+/// For each index of a phase's table: the smallest index of the same configuration read under the
+/// pattern's own symmetries (a rank is its own mirror image, the 3x3 corner block its own image in
+/// the diagonal, ...). The fit ties the weights of each such class, so that the evaluation of all
+/// eight symmetric images of a board is the same; global features map to themselves.
+pub fn canonical_indices() -> Vec<u32> {
+    let mut table = Vec::with_capacity(phase_size());
+    for squares in SHAPES {
+        let mask = squares.iter().fold(0u64, |m, &s| m | 1 << s);
+        let offset = table.len() as u32;
+        // Each self-symmetry as a permutation of digit positions.
+        let perms: Vec<Vec<usize>> = (0..8)
+            .filter(|&k| symmetry(k, mask) == mask)
+            .map(|k| {
+                squares
+                    .iter()
+                    .map(|&s| {
+                        let image = symmetry(k, 1 << s).trailing_zeros() as u8;
+                        squares.iter().position(|&t| t == image).unwrap_or(0)
+                    })
+                    .collect()
+            })
+            .collect();
+        for config in 0..POW3[squares.len()] {
+            let digits: Vec<u32> = (0..squares.len()).map(|i| config / POW3[i] % 3).collect();
+            let canon = perms
+                .iter()
+                .map(|perm| digits.iter().zip(perm).map(|(&d, &j)| d * POW3[j]).sum::<u32>())
+                .min()
+                .unwrap_or(config);
+            table.push(offset + canon);
+        }
+    }
+    let len = table.len() as u32;
+    table.extend(len..phase_size() as u32);
+    table
+}
+
+/// What a weight file can be wrong about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsError {
+    NotAWeightFile,
+    Version(u32),
+    /// Made for other features or phases than this build's.
+    Layout,
+    Size { expected: usize, found: usize },
+    Checksum,
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::NotAWeightFile => write!(f, "not an ebony evaluation file"),
+            WeightsError::Version(v) => write!(f, "evaluation file version {v}, this build reads version {VERSION}"),
+            WeightsError::Layout => write!(f, "the evaluation file was made for other features than this build's"),
+            WeightsError::Size { expected, found } => {
+                write!(f, "the evaluation file holds {found} bytes of weights, expected {expected}")
+            }
+            WeightsError::Checksum => write!(f, "the evaluation file is corrupt (checksum mismatch)"),
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+const MAGIC: &[u8; 4] = b"EBEV";
+const VERSION: u32 = 1;
+const HEADER: usize = 4 + 4 + 8 + 4 + 4 + 8;
+
+/// FNV-1a, 64 bits: the checksum of a weight file and the fingerprint of the feature layout.
+fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xCBF2_9CE4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3))
+}
+
+/// A fingerprint of the features and phases: a file made for other ones is refused.
+fn layout_fingerprint() -> u64 {
+    let mut description = Vec::new();
+    for squares in SHAPES {
+        description.extend_from_slice(squares);
+        description.push(0xFF);
+    }
+    for size in GLOBALS {
+        description.extend_from_slice(&size.to_le_bytes());
+    }
+    description.extend_from_slice(&(PHASES as u32).to_le_bytes());
+    description.extend_from_slice(&PHASE_WIDTH.to_le_bytes());
+    fnv1a(description)
+}
+
+/// A weight set: `PHASES` tables of `phase_size()` weights.
+pub struct Weights {
+    values: Box<[i16]>,
+}
+
+impl Weights {
+    /// All zero: every position scores 0.
+    pub fn zero() -> Weights {
+        Weights { values: vec![0; PHASES * phase_size()].into_boxed_slice() }
+    }
+
+    /// Weights phase by phase, `PHASES * phase_size()` of them.
+    pub fn from_values(values: Vec<i16>) -> Result<Weights, WeightsError> {
+        let expected = PHASES * phase_size();
+        if values.len() != expected {
+            return Err(WeightsError::Size { expected: 2 * expected, found: 2 * values.len() });
+        }
+        Ok(Weights { values: values.into_boxed_slice() })
+    }
+
+    pub fn values(&self) -> &[i16] {
+        &self.values
+    }
+
+    /// The file format: "EBEV", version (u32), layout fingerprint (u64), phases (u32), weights a
+    /// phase (u32), FNV-1a of the weight bytes (u64), then the weights as i16, all little-endian.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
+        if bytes.len() < HEADER || &bytes[..4] != MAGIC {
+            return Err(WeightsError::NotAWeightFile);
+        }
+        let u32_at = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let u64_at = |i: usize| u64::from(u32_at(i)) | u64::from(u32_at(i + 4)) << 32;
+        let version = u32_at(4);
+        if version != VERSION {
+            return Err(WeightsError::Version(version));
+        }
+        if u64_at(8) != layout_fingerprint() || u32_at(16) as usize != PHASES || u32_at(20) as usize != phase_size() {
+            return Err(WeightsError::Layout);
+        }
+        let body = &bytes[HEADER..];
+        let expected = 2 * PHASES * phase_size();
+        if body.len() != expected {
+            return Err(WeightsError::Size { expected, found: body.len() });
+        }
+        if fnv1a(body.iter().copied()) != u64_at(24) {
+            return Err(WeightsError::Checksum);
+        }
+        Weights::from_values(body.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect())
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let body: Vec<u8> = self.values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let mut out = Vec::with_capacity(HEADER + body.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&layout_fingerprint().to_le_bytes());
+        out.extend_from_slice(&(PHASES as u32).to_le_bytes());
+        out.extend_from_slice(&(phase_size() as u32).to_le_bytes());
+        out.extend_from_slice(&fnv1a(body.iter().copied()).to_le_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// The estimate for the side to move `p` against `o`, whose legal moves are `moves`, in
+    /// 1/[`SCALE`] disc.
+    #[inline]
+    pub fn score(&self, p: u64, o: u64, moves: u64) -> i32 {
+        let size = phase_size();
+        let start = phase((!(p | o)).count_ones()) * size;
+        let table = &self.values[start..start + size];
+        features(p, o, moves).iter().map(|&i| table[i as usize] as i32).sum()
+    }
+
+    /// The estimate in discs, rounded, within -64..=64.
+    #[inline]
+    pub fn discs(&self, p: u64, o: u64, moves: u64) -> i32 {
+        ((self.score(p, o, moves) + SCALE / 2).div_euclid(SCALE)).clamp(-64, 64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn random_boards(count: usize) -> Vec<(u64, u64)> {
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        (0..count)
+            .map(|_| {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let p = rng & 0x5A5A_F0F0_3C3C_0FF0;
+                (p, !p & rng.rotate_left(17))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn symmetries_are_bijections_of_squares() {
+        for k in 0..8 {
+            let image = (0..64).fold(0u64, |acc, s| acc | symmetry(k, 1 << s));
+            assert_eq!(image, u64::MAX, "symmetry {k}");
+            assert_eq!(symmetries(0x0123_4567_89AB_CDEF)[k], symmetry(k, 0x0123_4567_89AB_CDEF));
+        }
+        assert_eq!(mirror(1), 1 << 7);
+        assert_eq!(flip(1), 1 << 56);
+        assert_eq!(transpose(1 << 1), 1 << 8);
+    }
+
+    #[test]
+    fn every_square_is_covered_and_copies_are_distinct() {
+        let mut covered = 0u64;
+        for inst in &layout().instances {
+            let region = (0..64)
+                .filter(|&s| symmetry(inst.symmetry as usize, 1 << s) & inst.mask != 0)
+                .fold(0u64, |r, s| r | 1 << s);
+            assert_eq!(region.count_ones(), inst.mask.count_ones());
+            covered |= region;
+        }
+        assert_eq!(covered, u64::MAX);
+    }
+
+    #[test]
+    fn features_read_own_and_opponent_digits() {
+        // Only a1 own: the first-rank copy that starts at a1 reads digit 1 at position 0.
+        assert_eq!(features(1, 0, 0)[0], 1);
+        assert_eq!(features(0, 1, 0)[0], 2);
+        let f = features(1, 0, 0);
+        assert!(f.iter().all(|&i| (i as usize) < phase_size()));
+    }
+
+    #[test]
+    fn phases_cover_every_empty_count() {
+        assert_eq!(phase(0), 0);
+        assert_eq!(phase(3), 0);
+        assert_eq!(phase(4), 1);
+        assert_eq!(phase(59), PHASES - 1);
+        assert_eq!(phase(60), PHASES - 1);
+        assert_eq!(phase(64), PHASES - 1);
+    }
+
+    /// Weights tied as the fit ties them, different in every phase.
+    fn tied_weights() -> Weights {
+        let canon = canonical_indices();
+        let values = (0..PHASES)
+            .flat_map(|ph| canon.iter().map(move |&c| ((c as usize * 7 + ph * 13) % 2001) as i16 - 1000))
+            .collect();
+        Weights::from_values(values).unwrap()
+    }
+
+    #[test]
+    fn symmetric_boards_evaluate_alike() {
+        let weights = tied_weights();
+        for (p, o) in random_boards(300) {
+            let moves = movegen::moves(p, o);
+            let base = weights.score(p, o, moves);
+            for k in 1..8 {
+                let (sp, so) = (symmetry(k, p), symmetry(k, o));
+                assert_eq!(weights.score(sp, so, movegen::moves(sp, so)), base, "symmetry {k}");
+            }
+            let (cp, co) = canonical(p, o);
+            assert_eq!(weights.score(cp, co, movegen::moves(cp, co)), base);
+        }
+    }
+
+    #[test]
+    fn weight_files_round_trip_and_refuse_damage() {
+        let weights = tied_weights();
+        let bytes = weights.to_bytes();
+        let back = Weights::from_bytes(&bytes).unwrap();
+        assert_eq!(back.values(), weights.values());
+        let mut damaged = bytes.clone();
+        damaged[HEADER + 1000] ^= 1;
+        assert_eq!(Weights::from_bytes(&damaged).err(), Some(WeightsError::Checksum));
+        assert_eq!(Weights::from_bytes(&bytes[..bytes.len() - 2]).err().map(|e| matches!(e, WeightsError::Size { .. })), Some(true));
+        assert_eq!(Weights::from_bytes(b"EBPW\0\0").err(), Some(WeightsError::NotAWeightFile));
+        let mut other = bytes.clone();
+        other[4] = 9;
+        assert_eq!(Weights::from_bytes(&other).err(), Some(WeightsError::Version(9)));
+        let mut other = bytes;
+        other[8] ^= 1;
+        assert_eq!(Weights::from_bytes(&other).err(), Some(WeightsError::Layout));
+    }
+
+    #[test]
+    fn discs_round_and_clamp() {
+        let size = phase_size();
+        let mut values = vec![0i16; PHASES * size];
+        // The start position (60 empties, last phase): the parity feature alone carries a weight.
+        let f = features(0x0000_0008_1000_0000, 0x0000_0010_0800_0000, 0);
+        values[(PHASES - 1) * size + f[FEATURES - 1] as usize] = 96;
+        let w = Weights::from_values(values).unwrap();
+        assert_eq!(w.score(0x0000_0008_1000_0000, 0x0000_0010_0800_0000, 0), 96);
+        assert_eq!(w.discs(0x0000_0008_1000_0000, 0x0000_0010_0800_0000, 0), 2);
+    }
+}

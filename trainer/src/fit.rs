@@ -1,0 +1,199 @@
+//! `ebony-train fit`: the least-squares fit of the learnt evaluation to the labelled positions of game
+//! files.
+//!
+//! Positions are deduplicated by symmetry (each class once, with the mean of its labels); one class
+//! in ten, chosen by a hash of the position, is held out to measure the error on positions the fit
+//! never saw. The fit minimises
+//!
+//! ```text
+//! sum over positions (label - estimate)^2 + ridge * |w|^2 + smooth * sum over neighbouring phases |w_k - w_k+1|^2
+//! ```
+//!
+//! by conjugate gradients on the normal equations (preconditioned by their diagonal). Every sum runs
+//! in a fixed order in f64, so the same files give the same weights bit for bit.
+
+use crate::record::GameRecord;
+use ebony::eval::learned::{self, Weights, FEATURES, PHASES, SCALE};
+use ebony::movegen;
+use std::collections::HashMap;
+
+pub struct Settings {
+    pub ridge: f64,
+    pub smooth: f64,
+    pub iterations: usize,
+}
+
+/// One deduplicated position: its feature indices (phase offset included) and its mean label.
+struct Sample {
+    features: [u32; FEATURES],
+    label: f64,
+    empties: u32,
+    /// The canonical position, for the held-out comparisons with other evaluations.
+    board: (u64, u64),
+}
+
+/// Positions from game files, deduplicated by symmetry, split into (training, held out).
+fn load(files: &[String]) -> Result<(Vec<Sample>, Vec<Sample>, usize), String> {
+    let mut classes: HashMap<(u64, u64), (f64, u32)> = HashMap::new();
+    let mut positions = 0usize;
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        for (number, line) in text.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let record = GameRecord::parse(line).map_err(|e| format!("{path}:{}: {e}", number + 1))?;
+            let labelled = record.positions().map_err(|e| format!("{path}:{}: {e}", number + 1))?;
+            for l in labelled.iter().filter(|l| !l.board.is_game_over()) {
+                let Some(score) = l.label.score() else { continue };
+                let key = learned::canonical(l.board.player, l.board.opponent);
+                let entry = classes.entry(key).or_insert((0.0, 0));
+                entry.0 += score as f64;
+                entry.1 += 1;
+                positions += 1;
+            }
+        }
+    }
+    let canon = learned::canonical_indices();
+    let size = learned::phase_size();
+    let mut keys: Vec<_> = classes.into_iter().collect();
+    keys.sort_unstable_by_key(|&(k, _)| k);
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    for ((p, o), (sum, count)) in keys {
+        let empties = (!(p | o)).count_ones();
+        let offset = (learned::phase(empties) * size) as u32;
+        let features = learned::features(p, o, movegen::moves(p, o)).map(|i| offset + canon[i as usize]);
+        let sample = Sample { features, label: sum / count as f64, empties, board: (p, o) };
+        let hash = (p ^ o.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58;
+        if hash % 10 == 0 {
+            test.push(sample);
+        } else {
+            train.push(sample);
+        }
+    }
+    Ok((train, test, positions))
+}
+
+fn predict(w: &[f64], s: &Sample) -> f64 {
+    s.features.iter().map(|&f| w[f as usize]).sum()
+}
+
+/// `out = A v` for A = XᵀX + ridge I + smooth L.
+fn apply(samples: &[Sample], settings: &Settings, size: usize, v: &[f64], out: &mut [f64]) {
+    for (o, x) in out.iter_mut().zip(v) {
+        *o = settings.ridge * x;
+    }
+    for s in samples {
+        let sum = predict(v, s);
+        for &f in &s.features {
+            out[f as usize] += sum;
+        }
+    }
+    if settings.smooth > 0.0 {
+        for k in 0..PHASES - 1 {
+            for j in 0..size {
+                let (a, b) = (k * size + j, (k + 1) * size + j);
+                let d = settings.smooth * (v[a] - v[b]);
+                out[a] += d;
+                out[b] -= d;
+            }
+        }
+    }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Mean absolute error in discs of `estimate` on `samples`, by phase and over all.
+fn errors(samples: &[Sample], estimate: impl Fn(&Sample) -> f64) -> ([f64; PHASES], f64) {
+    let (mut sum, mut count) = ([0.0; PHASES], [0usize; PHASES]);
+    for s in samples {
+        let ph = learned::phase(s.empties);
+        sum[ph] += (estimate(s) - s.label).abs();
+        count[ph] += 1;
+    }
+    let total = sum.iter().sum::<f64>() / samples.len().max(1) as f64;
+    let mut by_phase = [0.0; PHASES];
+    for k in 0..PHASES {
+        by_phase[k] = sum[k] / count[k].max(1) as f64;
+    }
+    (by_phase, total)
+}
+
+fn print_errors(name: &str, (by_phase, total): ([f64; PHASES], f64)) {
+    let cells: Vec<String> = by_phase.iter().map(|e| format!("{e:5.2}")).collect();
+    eprintln!("{name:<14} {total:5.2} | {}", cells.join(" "));
+}
+
+pub fn run(files: &[String], settings: &Settings, out: &str) -> Result<(), String> {
+    let (train, test, positions) = load(files)?;
+    let size = learned::phase_size();
+    let n = PHASES * size;
+    eprintln!(
+        "{positions} positions, {} classes under symmetry: {} to fit, {} held out; {n} weights",
+        train.len() + test.len(),
+        train.len(),
+        test.len()
+    );
+    // b = Xᵀy; the preconditioner is the diagonal of A.
+    let mut b = vec![0.0; n];
+    let mut diagonal = vec![settings.ridge; n];
+    for s in &train {
+        for &f in &s.features {
+            b[f as usize] += s.label;
+            diagonal[f as usize] += 1.0;
+        }
+    }
+    for k in 0..PHASES {
+        let neighbours = if k == 0 || k == PHASES - 1 { 1.0 } else { 2.0 };
+        for d in &mut diagonal[k * size..(k + 1) * size] {
+            *d += settings.smooth * neighbours;
+        }
+    }
+    let mut w = vec![0.0; n];
+    let mut r = b;
+    let mut z: Vec<f64> = r.iter().zip(&diagonal).map(|(r, d)| r / d).collect();
+    let mut p = z.clone();
+    let mut ap = vec![0.0; n];
+    let mut rz = dot(&r, &z);
+    for iteration in 1..=settings.iterations {
+        apply(&train, settings, size, &p, &mut ap);
+        let alpha = rz / dot(&p, &ap);
+        for i in 0..n {
+            w[i] += alpha * p[i];
+            r[i] -= alpha * ap[i];
+        }
+        for i in 0..n {
+            z[i] = r[i] / diagonal[i];
+        }
+        let rz_next = dot(&r, &z);
+        let beta = rz_next / rz;
+        rz = rz_next;
+        for i in 0..n {
+            p[i] = z[i] + beta * p[i];
+        }
+        if iteration % 25 == 0 || iteration == settings.iterations {
+            let (_, train_error) = errors(&train, |s| predict(&w, s));
+            let (_, test_error) = errors(&test, |s| predict(&w, s));
+            eprintln!("iteration {iteration}: mean error {train_error:.3} discs fitted, {test_error:.3} held out");
+        }
+    }
+    // Every index of a tied class gets the class's weight.
+    let canon = learned::canonical_indices();
+    let values: Vec<i16> = (0..n)
+        .map(|i| {
+            let x = w[i / size * size + canon[i % size] as usize];
+            (x * SCALE as f64).round().clamp(i16::MIN as f64, i16::MAX as f64) as i16
+        })
+        .collect();
+    let weights = Weights::from_values(values).map_err(|e| e.to_string())?;
+    eprintln!("held-out mean absolute error in discs, all phases | by phase (empties 0-3, 4-7, ..., 56-60):");
+    print_errors("learnt", errors(&test, |s| weights.score(s.board.0, s.board.1, movegen::moves(s.board.0, s.board.1)) as f64 / SCALE as f64));
+    print_errors("v1", errors(&test, |s| ebony::eval::evaluate(&ebony::board::Board::new(s.board.0, s.board.1)) as f64));
+    let old = ebony::pattern::builtin();
+    print_errors("old patterns", errors(&test, |s| old.evaluate(s.board.0, s.board.1) as f64 / ebony::pattern::SCALE as f64));
+    std::fs::write(out, weights.to_bytes()).map_err(|e| format!("cannot write {out}: {e}"))?;
+    eprintln!("wrote {out}");
+    Ok(())
+}
