@@ -82,23 +82,6 @@ const POW3: [u32; MAX_SQUARES + 1] = {
     t
 };
 
-/// `TERNARY[b]`: the bits of `b` read as base-3 digits (bit i worth 3^i).
-static TERNARY: [u16; 1 << MAX_SQUARES] = {
-    let mut t = [0u16; 1 << MAX_SQUARES];
-    let mut b = 0;
-    while b < 1 << MAX_SQUARES {
-        let mut i = 0;
-        while i < MAX_SQUARES {
-            if b >> i & 1 != 0 {
-                t[b] += POW3[i] as u16;
-            }
-            i += 1;
-        }
-        b += 1;
-    }
-    t
-};
-
 /// Mirrors the board left to right (file a <-> file h).
 #[inline(always)]
 const fn mirror(b: u64) -> u64 {
@@ -149,17 +132,24 @@ pub fn canonical(p: u64, o: u64) -> (u64, u64) {
     (0..8).map(|k| (ps[k], os[k])).min().unwrap_or((p, o))
 }
 
-/// One copy of a pattern: the canonical squares read from the board under `symmetry`.
+/// One copy of a pattern: the squares of the board that a symmetry maps onto the canonical ones.
 #[derive(Clone, Copy)]
 struct Instance {
-    symmetry: u8,
+    /// The copy's squares on the board.
     mask: u64,
-    /// Where this pattern's table starts.
+    /// Where this copy's digit table starts in `Layout::digits`.
+    digits: u32,
+    /// Where this pattern's weights start.
     offset: u32,
 }
 
 struct Layout {
     instances: [Instance; INSTANCES],
+    /// For each copy, indexed by its squares read in board order (`pext`): the base-3 value of the
+    /// same squares in the canonical order, with every disc worth 1. The opponent's digits are read
+    /// from the same table and doubled. Copies that read their squares in the canonical order share
+    /// one table.
+    digits: Vec<u16>,
     /// Where each global feature's table starts.
     globals: [u32; GLOBALS.len()],
     /// The weights of one phase.
@@ -169,19 +159,39 @@ struct Layout {
 fn layout() -> &'static Layout {
     static LAYOUT: OnceLock<Layout> = OnceLock::new();
     LAYOUT.get_or_init(|| {
-        let mut instances = [Instance { symmetry: 0, mask: 0, offset: 0 }; INSTANCES];
+        let mut instances = [Instance { mask: 0, digits: 0, offset: 0 }; INSTANCES];
+        let mut digits: Vec<u16> = Vec::new();
+        let mut tables: Vec<(Vec<usize>, u32)> = Vec::new();
         let (mut count, mut offset) = (0, 0u32);
         for squares in SHAPES {
-            let mask = squares.iter().fold(0u64, |m, &s| m | 1 << s);
             let mut seen: Vec<u64> = Vec::new();
             for k in 0..8 {
-                // The squares of the board that land on the canonical ones under symmetry k.
-                let region = (0..64).filter(|&s| symmetry(k, 1 << s) & mask != 0).fold(0u64, |r, s| r | 1 << s);
-                if !seen.contains(&region) {
-                    seen.push(region);
-                    instances[count] = Instance { symmetry: k as u8, mask, offset };
-                    count += 1;
+                // The board square that symmetry k maps onto each canonical square, in digit order.
+                let sources: Vec<u8> = squares
+                    .iter()
+                    .map(|&c| (0..64u8).find(|&q| symmetry(k, 1 << q) == 1 << c).unwrap_or(0))
+                    .collect();
+                let region = sources.iter().fold(0u64, |r, &q| r | 1 << q);
+                if seen.contains(&region) {
+                    continue;
                 }
+                seen.push(region);
+                // Digit i is bit `rank[i]` of the pext of the region.
+                let rank: Vec<usize> = sources.iter().map(|&q| (region & ((1u64 << q) - 1)).count_ones() as usize).collect();
+                let start = match tables.iter().find(|(r, _)| *r == rank) {
+                    Some(&(_, start)) => start,
+                    None => {
+                        let start = digits.len() as u32;
+                        for bits in 0..1usize << squares.len() {
+                            let value: u32 = rank.iter().enumerate().map(|(i, &r)| ((bits >> r) as u32 & 1) * POW3[i]).sum();
+                            digits.push(value as u16);
+                        }
+                        tables.push((rank, start));
+                        start
+                    }
+                };
+                instances[count] = Instance { mask: region, digits: start, offset };
+                count += 1;
             }
             offset += POW3[squares.len()];
         }
@@ -191,7 +201,7 @@ fn layout() -> &'static Layout {
             *start = offset;
             offset += size;
         }
-        Layout { instances, globals, size: offset as usize }
+        Layout { instances, digits, globals, size: offset as usize }
     })
 }
 
@@ -239,12 +249,17 @@ fn neighbours(x: u64) -> u64 {
 #[inline]
 pub fn features(p: u64, o: u64, moves: u64) -> [u32; FEATURES] {
     let layout = layout();
-    let (ps, os) = (symmetries(p), symmetries(o));
     let mut out = [0u32; FEATURES];
     for (slot, inst) in out.iter_mut().zip(&layout.instances) {
-        let k = inst.symmetry as usize;
-        let own = TERNARY[extract(ps[k], inst.mask) as usize] as u32;
-        let theirs = TERNARY[extract(os[k], inst.mask) as usize] as u32;
+        let table = inst.digits as usize;
+        // SAFETY: each copy's digit table has 2^squares entries (built with the layout), and pext of
+        // the copy's mask has at most that many bits.
+        let (own, theirs) = unsafe {
+            (
+                *layout.digits.get_unchecked(table + extract(p, inst.mask) as usize) as u32,
+                *layout.digits.get_unchecked(table + extract(o, inst.mask) as usize) as u32,
+            )
+        };
         *slot = inst.offset + own + 2 * theirs;
     }
     let empty = !(p | o);
@@ -420,7 +435,9 @@ impl Weights {
         let size = phase_size();
         let start = phase((!(p | o)).count_ones()) * size;
         let table = &self.values[start..start + size];
-        features(p, o, moves).iter().map(|&i| table[i as usize] as i32).sum()
+        // SAFETY: every feature index is below `phase_size()` (pattern offsets plus base-3 values
+        // of their squares, global offsets plus capped values; the tests check the bound).
+        features(p, o, moves).iter().map(|&i| unsafe { *table.get_unchecked(i as usize) } as i32).sum()
     }
 
     /// The estimate in discs, rounded, within -64..=64.
@@ -461,15 +478,41 @@ mod tests {
 
     #[test]
     fn every_square_is_covered_and_copies_are_distinct() {
-        let mut covered = 0u64;
-        for inst in &layout().instances {
-            let region = (0..64)
-                .filter(|&s| symmetry(inst.symmetry as usize, 1 << s) & inst.mask != 0)
-                .fold(0u64, |r, s| r | 1 << s);
-            assert_eq!(region.count_ones(), inst.mask.count_ones());
-            covered |= region;
-        }
+        let instances = &layout().instances;
+        let covered = instances.iter().fold(0u64, |c, inst| c | inst.mask);
         assert_eq!(covered, u64::MAX);
+        for (i, a) in instances.iter().enumerate() {
+            assert!(instances[..i].iter().all(|b| b.mask != a.mask || b.offset != a.offset));
+        }
+    }
+
+    /// The definition: a copy reads the canonical squares, in order, of one symmetric image of the
+    /// board; the features are the pattern tables' indices of all copies.
+    fn reference_pattern_indices(p: u64, o: u64) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut offset = 0;
+        for squares in SHAPES {
+            let mut seen = Vec::new();
+            for k in 0..8 {
+                let region = (0..64).filter(|&s| squares.contains(&((symmetry(k, 1u64 << s)).trailing_zeros() as u8))).fold(0u64, |r, s| r | 1 << s);
+                if seen.contains(&region) {
+                    continue;
+                }
+                seen.push(region);
+                let (sp, so) = (symmetry(k, p), symmetry(k, o));
+                let digit = |s: u8| u32::from(sp >> s & 1 != 0) + 2 * u32::from(so >> s & 1 != 0);
+                out.push(offset + squares.iter().enumerate().map(|(i, &s)| digit(s) * POW3[i]).sum::<u32>());
+            }
+            offset += POW3[squares.len()];
+        }
+        out
+    }
+
+    #[test]
+    fn features_match_their_definition() {
+        for (p, o) in random_boards(500) {
+            assert_eq!(features(p, o, movegen::moves(p, o))[..INSTANCES], reference_pattern_indices(p, o)[..]);
+        }
     }
 
     #[test]

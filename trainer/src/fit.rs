@@ -197,3 +197,70 @@ pub fn run(files: &[String], settings: &Settings, out: &str) -> Result<(), Strin
     eprintln!("wrote {out}");
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::selfplay;
+    use ebony::endgame::Solver;
+    use ebony::search::Searcher;
+
+    /// A few quick games in a file of their own.
+    fn games_file(name: &str) -> String {
+        let settings = selfplay::Settings {
+            seed: 9,
+            games: 6,
+            shard: (1, 1),
+            random_plies: (4, 12),
+            depth: 2,
+            noise: 0,
+            solve: 10,
+            endgame_noise: 4,
+        };
+        let (mut searcher, mut solver) = (Searcher::new(1), Solver::new(1));
+        let text: String =
+            (0..6).map(|i| format!("{}\n", selfplay::play_game(&settings, i, &mut searcher, &mut solver))).collect();
+        let path = std::env::temp_dir().join(format!("ebony-train-fit-{}-{name}.txt", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn the_same_games_give_the_same_weights_bit_for_bit() {
+        let games = games_file("games");
+        let settings = Settings { ridge: 1.0, smooth: 2.0, iterations: 8 };
+        let out = |n: u32| std::env::temp_dir().join(format!("ebony-train-fit-{}-{n}.bin", std::process::id()));
+        run(&[games.clone()], &settings, out(1).to_str().unwrap()).unwrap();
+        run(&[games.clone()], &settings, out(2).to_str().unwrap()).unwrap();
+        let (a, b) = (std::fs::read(out(1)).unwrap(), std::fs::read(out(2)).unwrap());
+        assert_eq!(a, b);
+        let weights = Weights::from_bytes(&a).unwrap();
+        assert!(weights.values().iter().any(|&v| v != 0), "the fit learnt something");
+        for path in [out(1), out(2)] {
+            std::fs::remove_file(path).unwrap();
+        }
+        std::fs::remove_file(games).unwrap();
+    }
+
+    #[test]
+    fn the_fit_reduces_the_error_on_what_it_fits() {
+        let games = games_file("error");
+        let (train, _, _) = load(&[games.clone()]).unwrap();
+        let settings = Settings { ridge: 0.1, smooth: 0.0, iterations: 30 };
+        let size = learned::phase_size();
+        let n = PHASES * size;
+        let zero_error = errors(&train, |_| 0.0).1;
+        // The same conjugate gradients as `run`, through the public entry point: the weights file.
+        let out = std::env::temp_dir().join(format!("ebony-train-fit-{}-e.bin", std::process::id()));
+        run(&[games.clone()], &settings, out.to_str().unwrap()).unwrap();
+        let weights = Weights::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+        assert_eq!(weights.values().len(), n);
+        let fitted = errors(&train, |s| {
+            weights.score(s.board.0, s.board.1, movegen::moves(s.board.0, s.board.1)) as f64 / SCALE as f64
+        })
+        .1;
+        assert!(fitted < zero_error / 2.0, "fitted {fitted:.2} vs all-zero {zero_error:.2}");
+        std::fs::remove_file(out).unwrap();
+        std::fs::remove_file(games).unwrap();
+    }
+}
