@@ -163,6 +163,8 @@ pub struct Searcher {
     tt: Table,
     solver: Solver,
     features: Features,
+    /// The learnt evaluation, when one is set; evaluation v1 otherwise.
+    learned: Option<&'static eval::learned::Weights>,
     nodes: u64,
     next_poll: u64,
     stopped: bool,
@@ -179,6 +181,7 @@ impl Searcher {
             tt: Table::new(hash_mb / 2),
             solver: Solver::new(hash_mb / 2),
             features: Features::ALL,
+            learned: None,
             nodes: 0,
             next_poll: 0,
             stopped: false,
@@ -203,6 +206,19 @@ impl Searcher {
     }
 
     /// Turns move-ordering features on or off (all on by default): for measuring what each buys.
+    /// Evaluates with learnt weights instead of evaluation v1 (`None`: v1).
+    pub fn set_learned(&mut self, weights: Option<&'static eval::learned::Weights>) {
+        self.learned = weights;
+    }
+
+    #[inline(always)]
+    fn evaluate(&self, board: &Board, moves: u64) -> i32 {
+        match self.learned {
+            Some(w) => w.discs(board.player, board.opponent, moves),
+            None => eval::evaluate_with_moves(board, moves),
+        }
+    }
+
     pub fn set_ordering(&mut self, features: Features) {
         self.features = features;
     }
@@ -508,7 +524,7 @@ impl Searcher {
         self.nodes += 1;
         let moves = board.moves();
         if moves != 0 {
-            return eval::evaluate_with_moves(board, moves);
+            return self.evaluate(board, moves);
         }
         let passed = board.pass();
         let replies = passed.moves();
@@ -516,7 +532,7 @@ impl Searcher {
             return board.final_score();
         }
         self.nodes += 1;
-        -eval::evaluate_with_moves(&passed, replies)
+        -self.evaluate(&passed, replies)
     }
 
     #[cold]
@@ -568,7 +584,7 @@ impl Searcher {
             return score;
         }
         if depth == 0 {
-            return eval::evaluate_with_moves(board, moves);
+            return self.evaluate(board, moves);
         }
         // Deeper than the empties is the same search: capping it shares table entries.
         let depth = depth.min(board.empty_count());

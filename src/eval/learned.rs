@@ -389,6 +389,11 @@ impl Weights {
         &self.values
     }
 
+    /// The checksum the file format carries: names a weight set in logs and data headers.
+    pub fn checksum(&self) -> u64 {
+        fnv1a(self.values.iter().flat_map(|v| v.to_le_bytes()))
+    }
+
     /// The file format: "EBEV", version (u32), layout fingerprint (u64), phases (u32), weights a
     /// phase (u32), FNV-1a of the weight bytes (u64), then the weights as i16, all little-endian.
     pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {

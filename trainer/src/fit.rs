@@ -12,12 +12,15 @@
 //! by conjugate gradients on the normal equations (preconditioned by their diagonal). Every sum runs
 //! in a fixed order in f64, so the same files give the same weights bit for bit.
 
-use crate::record::GameRecord;
+use crate::record::{GameRecord, Label};
 use ebony::eval::learned::{self, Weights, FEATURES, PHASES, SCALE};
 use ebony::movegen;
 use std::collections::HashMap;
 
 pub struct Settings {
+    /// The share of the search score in the label of a position before the solve point (the rest
+    /// is the game's outcome).
+    pub search_weight: f64,
     pub ridge: f64,
     pub smooth: f64,
     pub iterations: usize,
@@ -33,7 +36,7 @@ struct Sample {
 }
 
 /// Positions from game files, deduplicated by symmetry, split into (training, held out).
-fn load(files: &[String]) -> Result<(Vec<Sample>, Vec<Sample>, usize), String> {
+fn load(files: &[String], search_weight: f64) -> Result<(Vec<Sample>, Vec<Sample>, usize), String> {
     let mut classes: HashMap<(u64, u64), (f64, u32)> = HashMap::new();
     let mut positions = 0usize;
     for path in files {
@@ -45,10 +48,16 @@ fn load(files: &[String]) -> Result<(Vec<Sample>, Vec<Sample>, usize), String> {
             let record = GameRecord::parse(line).map_err(|e| format!("{path}:{}: {e}", number + 1))?;
             let labelled = record.positions().map_err(|e| format!("{path}:{}: {e}", number + 1))?;
             for l in labelled.iter().filter(|l| !l.board.is_game_over()) {
-                let Some(score) = l.label.score() else { continue };
+                let score = match l.label {
+                    Label::None => continue,
+                    Label::Exact(s) | Label::Outcome { outcome: s, search: None } => s as f64,
+                    Label::Outcome { outcome, search: Some(search) } => {
+                        search_weight * search as f64 + (1.0 - search_weight) * outcome as f64
+                    }
+                };
                 let key = learned::canonical(l.board.player, l.board.opponent);
                 let entry = classes.entry(key).or_insert((0.0, 0));
-                entry.0 += score as f64;
+                entry.0 += score;
                 entry.1 += 1;
                 positions += 1;
             }
@@ -127,7 +136,7 @@ fn print_errors(name: &str, (by_phase, total): ([f64; PHASES], f64)) {
 }
 
 pub fn run(files: &[String], settings: &Settings, out: &str) -> Result<(), String> {
-    let (train, test, positions) = load(files)?;
+    let (train, test, positions) = load(files, settings.search_weight)?;
     let size = learned::phase_size();
     let n = PHASES * size;
     eprintln!(
@@ -216,6 +225,7 @@ mod tests {
             noise: 0,
             solve: 10,
             endgame_noise: 4,
+            eval: None,
         };
         let (mut searcher, mut solver) = (Searcher::new(1), Solver::new(1));
         let text: String =
@@ -228,7 +238,7 @@ mod tests {
     #[test]
     fn the_same_games_give_the_same_weights_bit_for_bit() {
         let games = games_file("games");
-        let settings = Settings { ridge: 1.0, smooth: 2.0, iterations: 8 };
+        let settings = Settings { search_weight: 0.5, ridge: 1.0, smooth: 2.0, iterations: 8 };
         let out = |n: u32| std::env::temp_dir().join(format!("ebony-train-fit-{}-{n}.bin", std::process::id()));
         run(&[games.clone()], &settings, out(1).to_str().unwrap()).unwrap();
         run(&[games.clone()], &settings, out(2).to_str().unwrap()).unwrap();
@@ -245,8 +255,8 @@ mod tests {
     #[test]
     fn the_fit_reduces_the_error_on_what_it_fits() {
         let games = games_file("error");
-        let (train, _, _) = load(&[games.clone()]).unwrap();
-        let settings = Settings { ridge: 0.1, smooth: 0.0, iterations: 30 };
+        let (train, _, _) = load(&[games.clone()], 0.0).unwrap();
+        let settings = Settings { search_weight: 0.0, ridge: 0.1, smooth: 0.0, iterations: 30 };
         let size = learned::phase_size();
         let n = PHASES * size;
         let zero_error = errors(&train, |_| 0.0).1;

@@ -9,13 +9,14 @@ mod record;
 mod rng;
 mod selfplay;
 
+use ebony::eval::learned::Weights;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   ebony-train gen --out FILE --games N [--seed S] [--shard K/N] [--random LO-HI] [--depth D]
-                  [--noise N] [--solve E] [--endgame-noise N]
+                  [--noise N] [--solve E] [--endgame-noise N] [--eval WEIGHTS]
   ebony-train merge --out FILE FILE...
-  ebony-train fit --out WEIGHTS [--ridge R] [--smooth S] [--iterations N] FILE...";
+  ebony-train fit --out WEIGHTS [--search-weight L] [--ridge R] [--smooth S] [--iterations N] FILE...";
 
 /// `--name value` options and the other arguments, in order.
 struct Args {
@@ -81,6 +82,16 @@ fn gen(mut args: Args) -> Result<(), String> {
         noise: args.number("noise", 0)?,
         solve: args.number("solve", 20)?,
         endgame_noise: args.number("endgame-noise", 8)?,
+        eval: match args.take("eval") {
+            None => None,
+            Some(path) => {
+                let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                let weights = Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+                let name = std::path::Path::new(&path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+                // The generator runs until it ends: the weights live as long as the process.
+                Some((&*Box::leak(Box::new(weights)), name))
+            }
+        },
     };
     if !args.finish()?.is_empty() {
         return Err("gen takes no file arguments".to_string());
@@ -133,6 +144,7 @@ fn merge(mut args: Args) -> Result<(), String> {
 fn fit(mut args: Args) -> Result<(), String> {
     let out = args.take("out").ok_or("fit needs --out FILE")?;
     let settings = fit::Settings {
+        search_weight: args.number("search-weight", 0.0)?,
         ridge: args.number("ridge", 2.0)?,
         smooth: args.number("smooth", 4.0)?,
         iterations: args.number("iterations", 150)?,

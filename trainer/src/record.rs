@@ -1,7 +1,7 @@
 //! The game records the generator writes and the fitter reads: one self-play game a line,
 //!
 //! ```text
-//! <index> <moves> <labelled> <solved> <values>
+//! <index> <moves> <labelled> <solved> <values> [<scores>]
 //! ```
 //!
 //! - `index`: the game's number in its run (its random numbers depend on it alone);
@@ -11,7 +11,10 @@
 //! - `solved`: how many moves were played before the first exact solve;
 //! - `values`: for each position from move `solved` to the end of the game, its exact final disc
 //!   difference with perfect play from there (empties to the winner), from black's point of view,
-//!   separated by commas.
+//!   separated by commas;
+//! - `scores` (optional): for each position from move `labelled` to move `solved` (excluded), the
+//!   score of the self-play search that chose its move, from black's point of view, separated by
+//!   commas (`-` when there are none).
 //!
 //! "The position after k moves" always has its forced pass played, so its side to move has a move
 //! unless the game is over. A file opens with one `#` line naming the generator's settings; a run that
@@ -28,6 +31,8 @@ pub struct GameRecord {
     pub labelled: usize,
     pub solved: usize,
     pub values: Vec<i8>,
+    /// Empty, or one search score for each position from `labelled` to `solved`.
+    pub scores: Vec<i8>,
 }
 
 /// What a position's label says.
@@ -36,8 +41,9 @@ pub enum Label {
     /// A random move followed: the game says nothing reliable about this position.
     None,
     /// The exact value of the solve point: the outcome of the game, played well from here and
-    /// perfectly from the solve point on.
-    Outcome(i32),
+    /// perfectly from the solve point on; and the score of the search that chose the move here, if
+    /// the record has it.
+    Outcome { outcome: i32, search: Option<i32> },
     /// The exact value of the position (at or after the solve point).
     Exact(i32),
 }
@@ -47,7 +53,7 @@ impl Label {
     pub fn score(self) -> Option<i32> {
         match self {
             Label::None => None,
-            Label::Outcome(s) | Label::Exact(s) => Some(s),
+            Label::Outcome { outcome: s, .. } | Label::Exact(s) => Some(s),
         }
     }
 }
@@ -74,6 +80,7 @@ impl GameRecord {
         if self.labelled > self.solved
             || self.solved > self.moves.len()
             || self.values.len() != self.moves.len() - self.solved + 1
+            || !(self.scores.is_empty() || self.scores.len() == self.solved - self.labelled)
         {
             return Err(format!(
                 "game {}: {} values for {} moves labelled from move {}, solved from move {}",
@@ -90,7 +97,10 @@ impl GameRecord {
         for ply in 0..=self.moves.len() {
             let label = match ply.checked_sub(self.solved) {
                 Some(k) => Label::Exact(black_view(side, self.values[k] as i32)),
-                None if ply >= self.labelled => Label::Outcome(black_view(side, self.values[0] as i32)),
+                None if ply >= self.labelled => Label::Outcome {
+                    outcome: black_view(side, self.values[0] as i32),
+                    search: self.scores.get(ply - self.labelled).map(|&s| black_view(side, s as i32)),
+                },
                 None => Label::None,
             };
             out.push(Labelled { board, label });
@@ -112,8 +122,10 @@ impl GameRecord {
 
     pub fn parse(line: &str) -> Result<GameRecord, String> {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let [index, moves, labelled, solved, values] = fields[..] else {
-            return Err("expected 5 fields: index, moves, labelled, solved, values".to_string());
+        let (index, moves, labelled, solved, values, scores) = match fields[..] {
+            [i, m, l, s, v] => (i, m, l, s, v, "-"),
+            [i, m, l, s, v, sc] => (i, m, l, s, v, sc),
+            _ => return Err("expected 5 or 6 fields: index, moves, labelled, solved, values, scores".to_string()),
         };
         let index = index.parse().map_err(|_| format!("bad game index {index:?}"))?;
         if moves.len() % 2 != 0 || !moves.is_ascii() {
@@ -124,12 +136,15 @@ impl GameRecord {
             .collect::<Result<Vec<_>, _>>()?;
         let labelled = labelled.parse().map_err(|_| format!("game {index}: bad label start {labelled:?}"))?;
         let solved = solved.parse().map_err(|_| format!("game {index}: bad solve point {solved:?}"))?;
-        let values = values
-            .split(',')
-            .map(|v| v.parse::<i8>().ok().filter(|v| (-64..=64).contains(v)))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| format!("game {index}: bad values"))?;
-        Ok(GameRecord { index, moves, labelled, solved, values })
+        let list = |text: &str, what: &str| {
+            text.split(',')
+                .map(|v| v.parse::<i8>().ok().filter(|v| (-64..=64).contains(v)))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| format!("game {index}: bad {what}"))
+        };
+        let values = list(values, "values")?;
+        let scores = if scores == "-" { Vec::new() } else { list(scores, "scores")? };
+        Ok(GameRecord { index, moves, labelled, solved, values, scores })
     }
 }
 
@@ -144,6 +159,13 @@ impl fmt::Display for GameRecord {
             if i > 0 {
                 f.write_str(",")?;
             }
+            write!(f, "{v}")?;
+        }
+        if self.scores.is_empty() {
+            return f.write_str(" -");
+        }
+        for (i, v) in self.scores.iter().enumerate() {
+            f.write_str(if i == 0 { " " } else { "," })?;
             write!(f, "{v}")?;
         }
         Ok(())
@@ -166,15 +188,26 @@ mod tests {
     /// over when neither side can move).
     fn shortest() -> GameRecord {
         let moves = "e6f4e3f6g5d6e7f5c5".as_bytes().chunks(2).map(|c| std::str::from_utf8(c).unwrap().parse().unwrap());
-        GameRecord { index: 4, moves: moves.collect(), labelled: 2, solved: 7, values: vec![64, 64, 64] }
+        GameRecord {
+            index: 4,
+            moves: moves.collect(),
+            labelled: 2,
+            solved: 7,
+            values: vec![64, 64, 64],
+            scores: vec![10, 12, 20, 40, 64],
+        }
     }
 
     #[test]
     fn round_trips_through_text() {
         let game = shortest();
         let line = game.to_string();
-        assert_eq!(line, "4 e6f4e3f6g5d6e7f5c5 2 7 64,64,64");
+        assert_eq!(line, "4 e6f4e3f6g5d6e7f5c5 2 7 64,64,64 10,12,20,40,64");
         assert_eq!(GameRecord::parse(&line).unwrap(), game);
+        // Records without search scores (generator v2) read as such.
+        let old = GameRecord::parse("4 e6f4e3f6g5d6e7f5c5 2 7 64,64,64").unwrap();
+        assert_eq!(old, GameRecord { scores: Vec::new(), ..game.clone() });
+        assert_eq!(old.to_string(), "4 e6f4e3f6g5d6e7f5c5 2 7 64,64,64 -");
     }
 
     #[test]
@@ -183,8 +216,8 @@ mod tests {
         assert_eq!(positions.len(), 10);
         // Random moves before move 2; then black to move: +64, white to move: -64.
         assert_eq!(positions[1].label, Label::None);
-        assert_eq!(positions[2].label, Label::Outcome(64));
-        assert_eq!(positions[3].label, Label::Outcome(-64));
+        assert_eq!(positions[2].label, Label::Outcome { outcome: 64, search: Some(10) });
+        assert_eq!(positions[3].label, Label::Outcome { outcome: -64, search: Some(-12) });
         assert_eq!(positions[7].label, Label::Exact(-64));
         assert!(positions[9].board.is_game_over());
     }
@@ -203,6 +236,9 @@ mod tests {
         assert!(game.positions().unwrap_err().contains("before the end"));
         let mut game = shortest();
         game.labelled = 8;
+        assert!(game.positions().is_err());
+        let mut game = shortest();
+        game.scores.pop();
         assert!(game.positions().is_err());
         assert!(GameRecord::parse("1 f5 0 0").is_err());
         assert!(GameRecord::parse("1 f5x 0 0 1").is_err());

@@ -13,6 +13,7 @@ use crate::record::{after_forced_pass, square_of, GameRecord};
 use crate::rng::Rng;
 use ebony::board::{Board, Color, Move};
 use ebony::endgame::Solver;
+use ebony::eval::learned::Weights;
 use ebony::search::{Limits, Searcher, Silent};
 use ebony::square::Squares;
 use std::collections::HashSet;
@@ -20,7 +21,7 @@ use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
 use std::time::Instant;
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Settings {
     pub seed: u64,
     pub games: u64,
@@ -35,6 +36,9 @@ pub struct Settings {
     pub solve: u32,
     /// One endgame move in this many is random.
     pub endgame_noise: u64,
+    /// The learnt weights the self-play search evaluates with, and their file's name in the header
+    /// (evaluation v1 when none).
+    pub eval: Option<(&'static Weights, String)>,
 }
 
 impl Settings {
@@ -42,14 +46,15 @@ impl Settings {
     /// which games to play).
     fn header(&self) -> String {
         format!(
-            "# ebony-train gen v2 seed={} random={}-{} depth={} noise={} solve={} endgame-noise={}",
+            "# ebony-train gen v3 seed={} random={}-{} depth={} noise={} solve={} endgame-noise={} eval={}",
             self.seed,
             self.random_plies.0,
             self.random_plies.1,
             self.depth,
             self.noise,
             self.solve,
-            self.endgame_noise
+            self.endgame_noise,
+            self.eval.as_ref().map_or("v1".to_string(), |(w, name)| format!("{name}:{:016x}", w.checksum()))
         )
     }
 }
@@ -67,25 +72,29 @@ pub fn play_game(settings: &Settings, index: u64, searcher: &mut Searcher, solve
     let (mut board, mut side) = (Board::START, Color::Black);
     let mut moves = Vec::new();
     searcher.new_game();
+    searcher.set_learned(settings.eval.as_ref().map(|(w, _)| *w));
     solver.clear();
     let play = |board: &mut Board, side: &mut Color, mv: Move, moves: &mut Vec<_>| {
         moves.extend(square_of(mv));
         let next = board.try_play(mv).expect("the generator plays legal moves");
         (*board, *side) = after_forced_pass(next, side.opposite());
     };
-    let mut labelled = 0;
+    let black_view = |side: Color, v: i32| (if side == Color::Black { v } else { -v }) as i8;
+    let (mut labelled, mut scores) = (0, Vec::new());
     while !board.is_game_over() && board.empty_count() > settings.solve {
         let mv = if (moves.len() as u32) < random_plies || (settings.noise > 0 && rng.one_in(settings.noise)) {
             labelled = moves.len() + 1;
+            scores.clear();
             random_move(&board, &mut rng)
         } else {
-            searcher.search(&board, &Limits::Depth(settings.depth), &mut Silent).best
+            let result = searcher.search(&board, &Limits::Depth(settings.depth), &mut Silent);
+            scores.push(black_view(side, result.score));
+            result.best
         };
         play(&mut board, &mut side, mv, &mut moves);
     }
     let solved = moves.len();
     let mut values = Vec::new();
-    let black_view = |side: Color, v: i32| (if side == Color::Black { v } else { -v }) as i8;
     loop {
         if board.is_game_over() {
             values.push(black_view(side, board.final_score()));
@@ -96,7 +105,7 @@ pub fn play_game(settings: &Settings, index: u64, searcher: &mut Searcher, solve
         let mv = if rng.one_in(settings.endgame_noise) { random_move(&board, &mut rng) } else { solution.best };
         play(&mut board, &mut side, mv, &mut moves);
     }
-    GameRecord { index, moves, labelled, solved, values }
+    GameRecord { index, moves, labelled, solved, values, scores }
 }
 
 /// The game indices already in `path`, after checking its header; a torn last line (an interrupted
@@ -175,6 +184,7 @@ mod tests {
             noise: 8,
             solve: 10,
             endgame_noise: 4,
+            eval: None,
         }
     }
 
@@ -185,6 +195,7 @@ mod tests {
             let record = play_game(&quick(), index, &mut searcher, &mut solver);
             let positions = record.positions().expect("a generated game replays");
             assert!(record.labelled >= 2, "the random opening is not labelled");
+            assert!(record.scores.is_empty() || record.scores.len() == record.solved - record.labelled);
             for p in positions.iter().filter(|p| p.board.empty_count() <= 8 && !p.board.is_game_over()) {
                 let exact = Solver::new(1).solve(&p.board, -64, 64, &mut Silent).score;
                 assert_eq!(p.label, crate::record::Label::Exact(exact), "game {index}");
