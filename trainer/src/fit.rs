@@ -26,10 +26,13 @@ pub struct Settings {
     pub iterations: usize,
 }
 
-/// One deduplicated position: its feature indices (phase offset included) and its mean label.
+/// One deduplicated position: its feature indices (phase offset included), its mean label, and the
+/// mean of its outcome or exact labels alone (the yardstick of the held-out error, whatever share of
+/// search scores the labels take).
 struct Sample {
     features: [u32; FEATURES],
     label: f64,
+    truth: f64,
     empties: u32,
     /// The canonical position, for the held-out comparisons with other evaluations.
     board: (u64, u64),
@@ -37,7 +40,7 @@ struct Sample {
 
 /// Positions from game files, deduplicated by symmetry, split into (training, held out).
 fn load(files: &[String], search_weight: f64) -> Result<(Vec<Sample>, Vec<Sample>, usize), String> {
-    let mut classes: HashMap<(u64, u64), (f64, u32)> = HashMap::new();
+    let mut classes: HashMap<(u64, u64), (f64, f64, u32)> = HashMap::new();
     let mut positions = 0usize;
     for path in files {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
@@ -48,6 +51,7 @@ fn load(files: &[String], search_weight: f64) -> Result<(Vec<Sample>, Vec<Sample
             let record = GameRecord::parse(line).map_err(|e| format!("{path}:{}: {e}", number + 1))?;
             let labelled = record.positions().map_err(|e| format!("{path}:{}: {e}", number + 1))?;
             for l in labelled.iter().filter(|l| !l.board.is_game_over()) {
+                let Some(truth) = l.label.score() else { continue };
                 let score = match l.label {
                     Label::None => continue,
                     Label::Exact(s) | Label::Outcome { outcome: s, search: None } => s as f64,
@@ -56,9 +60,10 @@ fn load(files: &[String], search_weight: f64) -> Result<(Vec<Sample>, Vec<Sample
                     }
                 };
                 let key = learned::canonical(l.board.player, l.board.opponent);
-                let entry = classes.entry(key).or_insert((0.0, 0));
+                let entry = classes.entry(key).or_insert((0.0, 0.0, 0));
                 entry.0 += score;
-                entry.1 += 1;
+                entry.1 += truth as f64;
+                entry.2 += 1;
                 positions += 1;
             }
         }
@@ -68,11 +73,12 @@ fn load(files: &[String], search_weight: f64) -> Result<(Vec<Sample>, Vec<Sample
     let mut keys: Vec<_> = classes.into_iter().collect();
     keys.sort_unstable_by_key(|&(k, _)| k);
     let (mut train, mut test) = (Vec::new(), Vec::new());
-    for ((p, o), (sum, count)) in keys {
+    for ((p, o), (sum, truth, count)) in keys {
         let empties = (!(p | o)).count_ones();
         let offset = (learned::phase(empties) * size) as u32;
         let features = learned::features(p, o, movegen::moves(p, o)).map(|i| offset + canon[i as usize]);
-        let sample = Sample { features, label: sum / count as f64, empties, board: (p, o) };
+        let n = count as f64;
+        let sample = Sample { features, label: sum / n, truth: truth / n, empties, board: (p, o) };
         let hash = (p ^ o.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58;
         if hash % 10 == 0 {
             test.push(sample);
@@ -114,12 +120,13 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// Mean absolute error in discs of `estimate` on `samples`, by phase and over all.
+/// Mean absolute error in discs of `estimate` against the outcome or exact labels of `samples`, by
+/// phase and over all.
 fn errors(samples: &[Sample], estimate: impl Fn(&Sample) -> f64) -> ([f64; PHASES], f64) {
     let (mut sum, mut count) = ([0.0; PHASES], [0usize; PHASES]);
     for s in samples {
         let ph = learned::phase(s.empties);
-        sum[ph] += (estimate(s) - s.label).abs();
+        sum[ph] += (estimate(s) - s.truth).abs();
         count[ph] += 1;
     }
     let total = sum.iter().sum::<f64>() / samples.len().max(1) as f64;
