@@ -5,8 +5,8 @@
 
 mod support;
 
-use ebony::board::{Color, Move};
-use ebony::game::Game;
+use ebony::rules::board::{Color, Move};
+use ebony::rules::game::Game;
 use support::{gui_lines, Engine, Rng};
 
 /// A reply: whether it was `=`, its id, its text (lines joined by `\n`).

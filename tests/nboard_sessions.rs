@@ -4,9 +4,9 @@
 
 mod support;
 
-use ebony::board::{Move, Position};
-use ebony::game::Game;
-use ebony::ggf;
+use ebony::formats::ggf;
+use ebony::rules::board::{Move, Position};
+use ebony::rules::game::Game;
 use std::time::Duration;
 use support::{gui_lines, Engine};
 

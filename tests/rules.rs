@@ -1,9 +1,9 @@
 //! The rules engine against published perft counts and against the slow reference rules.
 
-use ebony::board::{Board, BoardParseError, Color, IllegalMove, Move, Position};
-use ebony::movegen::{self, reference};
-use ebony::perft::{divide, perft};
-use ebony::square::{Square, Squares};
+use ebony::rules::board::{Board, BoardParseError, Color, IllegalMove, Move, Position};
+use ebony::rules::movegen::{self, reference};
+use ebony::rules::perft::{divide, perft};
+use ebony::rules::square::{Square, Squares};
 
 /// The published counts, `(depth, nodes)`, from tests/data/perft.txt.
 fn published_counts() -> Vec<(u32, u64)> {

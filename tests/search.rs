@@ -1,9 +1,9 @@
 //! The search as a black box: legal moves everywhere, exact scores equal to a plain minimax, table
 //! moves always legal, deterministic node counts, limits and stop obeyed, and `ebony bench`.
 
-use ebony::board::{Board, Move, Position};
+use ebony::rules::board::{Board, Move, Position};
+use ebony::rules::square::Squares;
 use ebony::search::{Control, Info, Limits, Observer, Searcher, Silent};
-use ebony::square::Squares;
 use std::process::Command;
 use std::time::Duration;
 

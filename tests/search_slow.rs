@@ -1,9 +1,9 @@
 //! Slow search checks, `#[ignore]`d and run by scripts: time-limit overshoot statistics
 //! (`scripts/search-timing`) and strength matches (`scripts/search-strength`).
 
-use ebony::board::{Board, Move};
+use ebony::rules::board::{Board, Move};
+use ebony::rules::square::Squares;
 use ebony::search::{Limits, Searcher, Silent};
-use ebony::square::Squares;
 use std::time::{Duration, Instant};
 
 struct Rng(u64);
@@ -49,7 +49,7 @@ fn play(start: Board, players: &mut [&mut dyn FnMut(&Board) -> Move; 2]) -> i32 
         b = b.try_play(mv).unwrap_or_else(|e| {
             panic!(
                 "illegal {mv:?} by player {turn} on {}: {e}",
-                ebony::board::Position { board: b, side: ebony::board::Color::Black }
+                ebony::rules::board::Position { board: b, side: ebony::rules::board::Color::Black }
             )
         });
         turn ^= 1;

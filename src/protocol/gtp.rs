@@ -1,12 +1,12 @@
 //! The Go Text Protocol (version 2) for Othello, as Quarry and GoGui speak it: a thin adapter from GTP
 //! commands to the game layer and the searcher. Passes a GUI leaves out are played implicitly.
 
-use crate::board::{Color, Move, Position};
-use crate::game::Game;
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
+use crate::rules::board::{Color, Move, Position};
+use crate::rules::game::Game;
+use crate::rules::square::Square;
 use crate::search::{Control, Limits, Observer, Searcher};
-use crate::square::Square;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::mpsc::Receiver;

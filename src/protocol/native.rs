@@ -7,14 +7,13 @@
 // ways to panic are refused outright (tests excepted).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use crate::board::{Color, Move, Position};
-use crate::eval;
-use crate::game::Game;
 use crate::protocol::inbox::{serve, Arrival, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
 use crate::protocol::parser::{self, Command, COMMANDS};
+use crate::rules::board::{Color, Move, Position};
+use crate::rules::game::Game;
+use crate::rules::square::Square;
 use crate::search::{Control, Info, Limits, Observer, Searcher};
-use crate::square::Square;
 use std::fmt::{self, Write as _};
 use std::io::Write;
 use std::sync::mpsc::Receiver;
@@ -86,7 +85,9 @@ impl<W: Write> Engine<W> {
             Command::Ping(n) => self.out.line(format_args!("pong {n}")),
             Command::Quit => return Flow::Exit,
             Command::Show => self.show(),
-            Command::Eval => self.out.line(format_args!("eval {}", eval::evaluate(&self.game.position().board))),
+            Command::Eval => {
+                self.out.line(format_args!("eval {}", self.searcher.evaluator().evaluate(&self.game.position().board)))
+            }
             Command::SetHash(mb) => self.searcher.set_hash_mb(mb),
             Command::Help => {
                 for spec in COMMANDS {

@@ -2,11 +2,11 @@
 //! game layer ([`Game`], GGF records) and the searcher. `go` and `hint` run on this thread and stop as
 //! soon as a line arrives that changes the position or asks for other work (`ping` first of all).
 
-use crate::board::{Board, Color, Move};
-use crate::game::Game;
-use crate::ggf::{self, GgfClock};
+use crate::formats::ggf::{self, GgfClock};
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
+use crate::rules::board::{Board, Color, Move};
+use crate::rules::game::Game;
 use crate::search::{Control, Info, Limits, Observer, Searcher};
 use std::fmt;
 use std::io::Write;

@@ -10,10 +10,10 @@
 
 use crate::record::{after_forced_pass, square_of, GameRecord};
 use crate::rng::Rng;
-use ebony::board::{Board, Color, Move};
-use ebony::endgame::Solver;
+use ebony::rules::board::{Board, Color, Move};
+use ebony::rules::square::Squares;
+use ebony::search::endgame::Solver;
 use ebony::search::{Limits, Searcher, Silent};
-use ebony::square::Squares;
 use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
@@ -42,13 +42,7 @@ impl Settings {
     fn header(&self) -> String {
         format!(
             "# ebony-train gen v1 seed={} random={}-{} depth={} noise={} solve={} endgame-noise={}",
-            self.seed,
-            self.random_plies.0,
-            self.random_plies.1,
-            self.depth,
-            self.noise,
-            self.solve,
-            self.endgame_noise
+            self.seed, self.random_plies.0, self.random_plies.1, self.depth, self.noise, self.solve, self.endgame_noise
         )
     }
 }
@@ -214,8 +208,7 @@ mod tests {
         settings.shard = (1, 1);
         run(&settings, path).unwrap();
         let text = std::fs::read_to_string(path).unwrap();
-        let mut indices: Vec<u64> =
-            text.lines().skip(1).map(|l| GameRecord::parse(l).unwrap().index).collect();
+        let mut indices: Vec<u64> = text.lines().skip(1).map(|l| GameRecord::parse(l).unwrap().index).collect();
         indices.sort_unstable();
         assert_eq!(indices, vec![0, 1, 2, 3]);
         settings.depth = 3;

@@ -2,9 +2,9 @@
 //! `BO[8 <64 squares> <side>]`, the moves `B[..]`/`W[..]` with optional `/eval/time` and `PA` passes, and
 //! the clock `TI[..]`. Parsing only; the moves are replayed through [`Game`], which owns the rules.
 
-use crate::board::{Color, IllegalMove, Move, Position};
-use crate::game::Game;
-use crate::square::Square;
+use crate::rules::board::{Color, IllegalMove, Move, Position};
+use crate::rules::game::Game;
+use crate::rules::square::Square;
 use std::fmt;
 use std::time::Duration;
 

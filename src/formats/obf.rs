@@ -1,8 +1,8 @@
 //! The obf test-position format of Edax and the FFO suites: one position a line, `<64 squares> <side>;`
 //! then the exact score of each listed move, `<move>:<score>;`, best first.
 
-use crate::board::{Move, Position};
-use crate::square::Square;
+use crate::rules::board::{Move, Position};
+use crate::rules::square::Square;
 use std::fmt;
 
 /// One obf line: the position and the exact scores the file lists (may be empty).
@@ -79,7 +79,7 @@ pub fn parse(text: &str) -> Result<Vec<ObfEntry>, (usize, ObfError)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Color;
+    use crate::rules::board::Color;
 
     #[test]
     fn reads_a_line_with_scores() {

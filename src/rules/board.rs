@@ -1,8 +1,8 @@
 //! The position: two bitboards seen from the side to move, copied to make a move; colours, moves,
 //! game end and scoring, and the 64-character board string of Edax, Egaroucid and the FFO files.
 
-use crate::movegen;
-use crate::square::{Square, Squares};
+use crate::rules::movegen;
+use crate::rules::square::{Square, Squares};
 use std::fmt;
 use std::str::FromStr;
 

@@ -1,88 +1,16 @@
-//! The search API every front end drives: limits in, `Info` lines out through an observer that is
-//! also polled for `stop`, a result with the best move. The engine core does no I/O.
-//!
-//! Behind it: iterative deepening with aspiration windows over a principal variation search
+//! The midgame search behind the API (`super::api`): iterative deepening with aspiration windows over a principal variation search
 //! (negascout) whose PV and null-window nodes are specialised at compile time, a transposition
 //! table kept across the moves of a game, and move ordering from `ordering`.
 
-use crate::board::{Board, Move};
-use crate::endgame::Solver;
-use crate::eval;
-use crate::ordering::{Features, MoveList, Scored};
-use crate::square::Square;
-use crate::timeman::{self, Deadlines};
-use crate::tt::{Table, NO_MOVE};
+use super::api::{Control, Info, Limits, Observer, SearchResult};
+use super::endgame::Solver;
+use super::ordering::{Features, MoveList, Scored};
+use super::timeman::{self, Deadlines};
+use super::tt::{Table, NO_MOVE};
+use crate::eval::Evaluator;
+use crate::rules::board::{Board, Move};
+use crate::rules::square::Square;
 use std::time::{Duration, Instant};
-
-/// How long to think. One of these per `go`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Limits {
-    /// Search to this many plies (exactly, when the empties are at most this many).
-    Depth(u32),
-    /// Stop after about this many nodes.
-    Nodes(u64),
-    /// Think at most this long on this move.
-    MoveTime(Duration),
-    /// A game clock: the time left for the side to move, the increment per move, the moves to the
-    /// next time control if any.
-    Clock { time_left: Duration, increment: Duration, moves_to_go: Option<u32> },
-    /// Until the observer says stop.
-    Infinite,
-}
-
-/// Progress of a search, sent to the observer after each completed iteration.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Info {
-    pub depth: u32,
-    /// Disc difference for the side to move.
-    pub score: i32,
-    /// The score is the exact final disc difference with perfect play.
-    pub exact: bool,
-    pub nodes: u64,
-    pub elapsed: Duration,
-    pub pv: Vec<Move>,
-}
-
-impl Info {
-    pub fn nps(&self) -> u64 {
-        let micros = self.elapsed.as_micros().max(1);
-        (self.nodes as u128 * 1_000_000 / micros) as u64
-    }
-}
-
-/// What the observer wants after a poll.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Control {
-    Continue,
-    Stop,
-}
-
-/// The caller's side of a search: polled every few thousand nodes, told of every iteration.
-pub trait Observer {
-    fn poll(&mut self) -> Control {
-        Control::Continue
-    }
-    fn info(&mut self, _info: &Info) {}
-}
-
-/// An observer that never stops a search and ignores its progress.
-pub struct Silent;
-
-impl Observer for Silent {}
-
-/// The answer of a search.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct SearchResult {
-    /// The move to play: `Move::Pass` when the side to move has none (or the game is over).
-    pub best: Move,
-    pub score: i32,
-    pub exact: bool,
-    /// Depth of the last completed iteration.
-    pub depth: u32,
-    pub nodes: u64,
-    pub elapsed: Duration,
-    pub pv: Vec<Move>,
-}
 
 /// Relays a search of the position after a forced pass at the root, seen from the passing side.
 struct Passed<'a>(&'a mut dyn Observer);
@@ -162,6 +90,7 @@ const PASS: u8 = 64;
 pub struct Searcher {
     tt: Table,
     solver: Solver,
+    evaluator: Evaluator,
     features: Features,
     nodes: u64,
     next_poll: u64,
@@ -178,6 +107,7 @@ impl Searcher {
         Searcher {
             tt: Table::new(hash_mb / 2),
             solver: Solver::new(hash_mb / 2),
+            evaluator: Evaluator::default(),
             features: Features::ALL,
             nodes: 0,
             next_poll: 0,
@@ -200,6 +130,17 @@ impl Searcher {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.solver.clear();
+    }
+
+    /// The evaluation the search calls at its leaves.
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.evaluator
+    }
+
+    /// Changes the evaluation of the searches from now on (the table is kept: its entries stay
+    /// usable as move hints, and a new game clears it).
+    pub fn set_evaluator(&mut self, evaluator: Evaluator) {
+        self.evaluator = evaluator;
     }
 
     /// Turns move-ordering features on or off (all on by default): for measuring what each buys.
@@ -508,7 +449,7 @@ impl Searcher {
         self.nodes += 1;
         let moves = board.moves();
         if moves != 0 {
-            return eval::evaluate_with_moves(board, moves);
+            return self.evaluator.evaluate_with_moves(board, moves);
         }
         let passed = board.pass();
         let replies = passed.moves();
@@ -516,7 +457,7 @@ impl Searcher {
             return board.final_score();
         }
         self.nodes += 1;
-        -eval::evaluate_with_moves(&passed, replies)
+        -self.evaluator.evaluate_with_moves(&passed, replies)
     }
 
     #[cold]
@@ -568,7 +509,7 @@ impl Searcher {
             return score;
         }
         if depth == 0 {
-            return eval::evaluate_with_moves(board, moves);
+            return self.evaluator.evaluate_with_moves(board, moves);
         }
         // Deeper than the empties is the same search: capping it shares table entries.
         let depth = depth.min(board.empty_count());

@@ -2,7 +2,7 @@
 //! entry verified against the full board (no false hits), keeping a lower and an upper bound, the
 //! best move, the draft and the search's age. Single-threaded: a probe is a plain read, no lock.
 
-use crate::board::Board;
+use crate::rules::board::Board;
 
 /// No best move recorded.
 pub const NO_MOVE: u8 = 64;

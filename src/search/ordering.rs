@@ -6,8 +6,8 @@
 //! a history table of cutoffs cost 12% more nodes; a shallow search at PV nodes without a table
 //! move never ran (iterative deepening always leaves one).
 
-use crate::board::Board;
-use crate::square::Square;
+use crate::rules::board::Board;
+use crate::rules::square::Square;
 
 /// Which ordering features are on: all by default; `ebony bench --without` turns them off one by
 /// one to measure what each buys in nodes to depth.

@@ -15,25 +15,23 @@
 //! the result says `aborted` (its score and move then mean nothing).
 //!
 //! Layout of the search, from many empties to few: `deep` (move list ordered fastest first, from 12
-//! empties with the learnt pattern evaluation of each child (`crate::pattern`), from 16 with a 2- to
+//! empties with the learnt pattern evaluation of each child (`crate::eval::pattern`), from 16 with a 2- to
 //! 6-ply search on it; TT, ETC, stability cutoff, principal variation search), `shallow` (no TT, no
 //! list: empties visited odd quadrants first), then hand-written solvers for 4, 3, 2 and 1 empties
 //! that take their squares as arguments and allocate nothing; the last empty is scored from flip counts
 //! alone (`last`).
 
 mod last;
-mod stability;
 mod table;
 
-use crate::board::{Board, Move};
-use crate::movegen;
-use crate::pattern::{self, Weights};
-use crate::search::{Control, Observer};
-use crate::square::Square;
+use crate::eval::pattern::{self, Weights};
+use crate::rules::board::{Board, Move};
+use crate::rules::movegen;
+use crate::rules::square::Square;
+use crate::rules::stability::{self, stable_discs};
+use crate::search::api::{Control, Observer};
 use std::time::{Duration, Instant};
 use table::{Table, EXACT, NO_MOVE};
-
-pub use stability::stable_discs;
 
 /// The answer of a solve.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -272,7 +270,7 @@ impl Solver {
                 moves.push((Move::Pass, -search.any(o, p, -64, 64)));
             }
         } else {
-            for sq in crate::square::Squares(legal) {
+            for sq in crate::rules::square::Squares(legal) {
                 let f = movegen::flips(p, o, sq.index());
                 // Null-window probes (MTD(f)) are cheaper than one full-window search per move.
                 let score = -search.root(o ^ f, p ^ f ^ sq.bit(), -64, 64).0;
@@ -361,7 +359,7 @@ impl<'a> Search<'a> {
             // Small trees: score each move in turn (the ordering work of `deep` would not pay).
             self.nodes += 1;
             let (mut best, mut best_move, mut alpha) = (-65, Move::Pass, alpha);
-            for sq in crate::square::Squares(legal) {
+            for sq in crate::rules::square::Squares(legal) {
                 let f = movegen::flips(p, o, sq.index());
                 let v = -self.any(o ^ f, p ^ f ^ sq.bit(), -beta, -alpha);
                 if v > best {
@@ -390,7 +388,7 @@ impl<'a> Search<'a> {
         // The last probe was answered by the table or the stability bound, which carry no move: find
         // one that reaches the score (the table is warm, so these probes are cheap). A score that
         // failed low is reached by none: any legal move is as good then.
-        for sq in crate::square::Squares(legal) {
+        for sq in crate::rules::square::Squares(legal) {
             if self.stopped {
                 break;
             }
@@ -456,7 +454,7 @@ impl<'a> Search<'a> {
             // Deep enough for ordering to pay: fastest first.
             let mut list = [Candidate::default(); 32];
             let mut count = 0;
-            for sq in crate::square::Squares(legal) {
+            for sq in crate::rules::square::Squares(legal) {
                 let f = movegen::flips(p, o, sq.index());
                 let key = fastest_first_key(o ^ f, p ^ f ^ sq.bit(), sq.index());
                 list[count] = Candidate { flips: f, key, sq: sq.index() as u8 };
@@ -470,7 +468,7 @@ impl<'a> Search<'a> {
                 }
             }
         } else {
-            for sq in crate::square::Squares(legal) {
+            for sq in crate::rules::square::Squares(legal) {
                 let f = movegen::flips(p, o, sq.index());
                 let (np, no) = (o ^ f, p ^ f ^ sq.bit());
                 if window.update(-self.estimate(np, no, depth - 1, -window.beta, -window.alpha)) {

@@ -1,10 +1,10 @@
 //! The `ebony solve` subcommand: solves obf test positions (checking the listed scores) or one board
 //! string, and prints per position the move, score, nodes, time and speed, then a total line.
 
-use ebony::board::{Move, Position};
-use ebony::endgame::{Solution, Solver};
-use ebony::obf::{self, ObfEntry};
-use ebony::search::Silent;
+use crate::formats::obf::{self, ObfEntry};
+use crate::rules::board::{Move, Position};
+use crate::search::endgame::{Solution, Solver};
+use crate::search::Silent;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;

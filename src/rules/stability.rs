@@ -172,7 +172,7 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movegen;
+    use crate::rules::movegen;
 
     /// The definition, played out move by move: the discs of `stable` (a subset of the original `p`
     /// discs) that survive every continuation.

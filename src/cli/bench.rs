@@ -2,9 +2,10 @@
 //! the total node count is deterministic; CI compares it with the recorded signature
 //! (`scripts/bench-signature`) so that a change in search behaviour is always deliberate.
 
-use crate::board::Position;
-use crate::ordering::Features;
+use crate::rules::board::Position;
+use crate::search::ordering::Features;
 use crate::search::{Limits, Searcher, Silent};
+use std::process::ExitCode;
 use std::time::Duration;
 
 /// Depth of the default bench: a few seconds in release mode.
@@ -80,4 +81,33 @@ pub fn run(depth: u32, features: Features, mut each: impl FnMut(&Line)) -> Vec<L
         lines.push(line);
     }
     lines
+}
+
+/// `ebony bench`: runs the bench at `depth` without the ordering features named in `without`,
+/// printing a line per position, then the total nodes, time and nodes/s.
+pub fn print(depth: u32, without: &[String]) -> ExitCode {
+    let mut features = Features::ALL;
+    for name in without {
+        if !features.disable(name) {
+            eprintln!("error: unknown ordering feature {name:?}: expected one of {}", Features::NAMES.join(", "));
+            return ExitCode::FAILURE;
+        }
+    }
+    let lines = run(depth, features, |l| {
+        let exact = if l.exact { " exact" } else { "" };
+        println!(
+            "{} depth {:>2} score {:>3}{exact:6} nodes {:>11} time {:>8.3}",
+            l.position,
+            l.depth,
+            l.score,
+            l.nodes,
+            l.elapsed.as_secs_f64()
+        );
+    });
+    let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+    let secs: f64 = lines.iter().map(|l| l.elapsed.as_secs_f64()).sum();
+    println!("nodes {nodes}");
+    println!("time {secs:.3}");
+    println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
+    ExitCode::SUCCESS
 }

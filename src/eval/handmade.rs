@@ -6,8 +6,8 @@
 //! X- and C-squares next to an empty corner, stable discs, parity and the disc count. Each weight
 //! moves linearly from an opening value (60 empties) to an endgame value (0 empties).
 
-use crate::board::Board;
-use crate::movegen;
+use crate::rules::board::Board;
+use crate::rules::movegen;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
