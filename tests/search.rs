@@ -3,7 +3,7 @@
 
 use ebony::rules::board::{Board, Move, Position};
 use ebony::rules::square::Squares;
-use ebony::search::{Control, Info, Limits, Observer, Searcher, Silent};
+use ebony::search::{Control, Info, Limits, Observer, Searcher, Silent, StopReason};
 use std::process::Command;
 use std::time::Duration;
 
@@ -230,10 +230,32 @@ fn stop_and_node_limit_are_obeyed() {
     let r = Searcher::new(4).search(&b, &Limits::Infinite, &mut rec);
     assert_legal(&b, r.best);
     assert!(r.nodes < 10 * ebony::search::POLL_INTERVAL, "{} nodes after stop", r.nodes);
+    assert_eq!(r.stop, StopReason::Stopped);
     let r = Searcher::new(4).search(&b, &Limits::Nodes(5000), &mut Silent);
     assert_legal(&b, r.best);
     assert!(r.nodes <= 5001, "{} nodes", r.nodes);
     assert!(r.depth >= 1);
+    assert_eq!(r.stop, StopReason::Nodes);
+}
+
+#[test]
+fn results_say_why_the_search_stopped() {
+    let b = Position::START.board.play("f5".parse().expect("square"));
+    let mut s = Searcher::new(4);
+    let r = s.search(&b, &Limits::Depth(5), &mut Silent);
+    assert_eq!((r.depth, r.exact, r.stop), (5, false, StopReason::Depth));
+    // A zero budget aborts during the first iteration; the move then comes from the root ordering.
+    let r = s.search(&b, &Limits::MoveTime(Duration::ZERO), &mut Silent);
+    assert_eq!(r.stop, StopReason::Time);
+    assert_legal(&b, r.best);
+    // 10 empties at depth 10: the solver answers.
+    let mut rng = Rng(0x5EED);
+    let endgame = std::iter::repeat_with(|| random_position(10, &mut rng)).flatten().find(|b| b.moves() != 0);
+    let endgame = endgame.expect("a random game reaches 10 empties");
+    let r = s.search(&endgame, &Limits::Depth(10), &mut Silent);
+    assert_eq!((r.exact, r.stop), (true, StopReason::Solved));
+    let over = Board::new(u64::MAX, 0);
+    assert_eq!(s.search(&over, &Limits::Depth(3), &mut Silent).stop, StopReason::Solved);
 }
 
 #[test]

@@ -34,6 +34,23 @@ pub struct Info {
     pub pv: Vec<Move>,
 }
 
+/// Why a search ended (Edax records it too: a GUI or a log can tell a full answer from a cut one).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StopReason {
+    /// The last iteration asked for (the depth limit, or the empties) was completed, not exactly.
+    Depth,
+    /// The score is exact: the solver finished, a search reached the end of the game, or the game
+    /// was already over.
+    Solved,
+    /// The time limit: the hard deadline aborted the search, or the next iteration would not have
+    /// finished in time.
+    Time,
+    /// The observer said stop (a `stop` command).
+    Stopped,
+    /// The node limit was reached.
+    Nodes,
+}
+
 impl Info {
     pub fn nps(&self) -> u64 {
         let micros = self.elapsed.as_micros().max(1);
@@ -73,4 +90,6 @@ pub struct SearchResult {
     pub nodes: u64,
     pub elapsed: Duration,
     pub pv: Vec<Move>,
+    /// Why the search ended.
+    pub stop: StopReason,
 }

@@ -2,7 +2,7 @@
 //! (negascout) whose PV and null-window nodes are specialised at compile time, a transposition
 //! table kept across the moves of a game, and move ordering from `ordering`.
 
-use super::api::{Control, Info, Limits, Observer, SearchResult};
+use super::api::{Control, Info, Limits, Observer, SearchResult, StopReason};
 use super::endgame::Solver;
 use super::ordering::{Features, MoveList, Scored};
 use super::timeman::{self, Deadlines};
@@ -33,18 +33,24 @@ fn is_move(board: &Board, mv: Move) -> bool {
     matches!(mv, Move::Play(sq) if board.moves() & sq.bit() != 0)
 }
 
-/// Stops the endgame solver at the hard deadline as well as when the caller says so.
+/// Stops the endgame solver at the hard deadline as well as when the caller says so, and says which.
 struct Guarded<'a> {
     inner: &'a mut dyn Observer,
     deadline: Option<Instant>,
+    stop: Option<StopReason>,
 }
 
 impl Observer for Guarded<'_> {
     fn poll(&mut self) -> Control {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop = Some(StopReason::Time);
             return Control::Stop;
         }
-        self.inner.poll()
+        let control = self.inner.poll();
+        if control == Control::Stop {
+            self.stop = Some(StopReason::Stopped);
+        }
+        control
     }
 }
 
@@ -86,19 +92,13 @@ const STATIC_ORDER: [u64; 4] =
 /// The pv code of a pass.
 const PASS: u8 = 64;
 
-/// Owns what survives between searches of one game: the transposition table (and the endgame solver's).
+/// Owns what survives between searches of one game: the transposition table, the endgame solver,
+/// the evaluation and the ordering features. Each search runs in a fresh [`Worker`].
 pub struct Searcher {
     tt: Table,
     solver: Solver,
     evaluator: Evaluator,
     features: Features,
-    nodes: u64,
-    next_poll: u64,
-    stopped: bool,
-    hard_deadline: Option<Instant>,
-    node_limit: Option<u64>,
-    pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
-    pv_len: [usize; MAX_PLY],
 }
 
 impl Searcher {
@@ -109,13 +109,6 @@ impl Searcher {
             solver: Solver::new(hash_mb / 2),
             evaluator: Evaluator::default(),
             features: Features::ALL,
-            nodes: 0,
-            next_poll: 0,
-            stopped: false,
-            hard_deadline: None,
-            node_limit: None,
-            pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
-            pv_len: [0; MAX_PLY],
         }
     }
 
@@ -157,19 +150,14 @@ impl Searcher {
     /// Searches `board` within `limits`, reporting progress to `observer`.
     pub fn search(&mut self, board: &Board, limits: &Limits, observer: &mut dyn Observer) -> SearchResult {
         let start = Instant::now();
-        self.nodes = 0;
-        self.next_poll = POLL_INTERVAL;
-        self.stopped = false;
-        self.node_limit = None;
-        self.hard_deadline = None;
         self.tt.new_search();
         let empties = board.empty_count();
         let mut deadlines = None;
+        let mut node_limit = None;
         let max_depth = match *limits {
             Limits::Depth(d) => d.clamp(1, empties.max(1)),
             Limits::Nodes(n) => {
-                self.node_limit = Some(n);
-                self.next_poll = n.min(POLL_INTERVAL);
+                node_limit = Some(n);
                 empties
             }
             Limits::MoveTime(t) => {
@@ -182,20 +170,18 @@ impl Searcher {
             }
             Limits::Infinite => empties,
         };
-        self.hard_deadline = deadlines.map(|d| d.hard);
 
         if board.moves() == 0 {
             if board.is_game_over() {
-                let elapsed = start.elapsed();
-                let score = board.final_score();
                 return SearchResult {
                     best: Move::Pass,
-                    score,
+                    score: board.final_score(),
                     exact: true,
                     depth: 0,
                     nodes: 0,
-                    elapsed,
+                    elapsed: start.elapsed(),
                     pv: Vec::new(),
+                    stop: StopReason::Solved,
                 };
             }
             // The only move is a pass: search the opponent's position and see it from this side.
@@ -206,43 +192,26 @@ impl Searcher {
             result.pv.insert(0, Move::Pass);
             return result;
         }
-        if self.hand_over(empties, limits, start, deadlines.as_ref()) {
-            return self.solve(board, start, observer);
+        let hard_deadline = deadlines.map(|d| d.hard);
+        let solve = hand_over(empties, limits, start, deadlines.as_ref());
+        let mut worker = Worker::new(&mut self.tt, &self.evaluator, &self.features, observer, node_limit);
+        if !solve {
+            worker.hard_deadline = hard_deadline;
+            return worker.iterate(board, max_depth, start, deadlines.as_ref());
         }
-        self.iterate(board, max_depth, start, deadlines.as_ref(), observer)
-    }
-
-    /// THE handover point to the exact endgame solver: whether it, rather than the midgame search,
-    /// answers. Always when the depth asked for reaches the end of the game; under a time limit when
-    /// the empties are few enough for the solver to finish (it is also stopped at the hard deadline,
-    /// falling back on a shallow midgame search). Never under a node limit, so that node-limited
-    /// searches stay comparable.
-    fn hand_over(&self, empties: u32, limits: &Limits, start: Instant, deadlines: Option<&Deadlines>) -> bool {
-        match *limits {
-            Limits::Depth(d) => d >= empties,
-            Limits::Nodes(_) => false,
-            Limits::Infinite => empties <= SOLVER_EMPTIES_UNTIMED,
-            Limits::MoveTime(_) | Limits::Clock { .. } => {
-                deadlines.is_some_and(|d| empties <= solvable_empties(d.hard.saturating_duration_since(start)))
-            }
-        }
-    }
-
-    /// Solves `board` exactly with the endgame solver, after a shallow midgame search that gives
-    /// the answer should the solver be stopped (by the hard deadline or the observer).
-    fn solve(&mut self, board: &Board, start: Instant, observer: &mut dyn Observer) -> SearchResult {
-        let empties = board.empty_count();
-        let deadline = self.hard_deadline;
-        self.hard_deadline = None;
+        // A shallow midgame search first gives the answer should the solver be stopped (by the hard
+        // deadline or the observer).
         let fallback_depth = FALLBACK_DEPTH.min(empties.saturating_sub(1)).max(1);
-        let mut result = self.iterate(board, fallback_depth, start, None, observer);
-        if self.stopped {
+        let mut result = worker.iterate(board, fallback_depth, start, None);
+        if worker.stop.is_some() {
             return result;
         }
-        let solution = self.solver.solve(board, -64, 64, &mut Guarded { inner: observer, deadline });
+        let mut guarded = Guarded { inner: &mut *worker.observer, deadline: hard_deadline, stop: None };
+        let solution = self.solver.solve(board, -64, 64, &mut guarded);
         result.nodes += solution.nodes;
         result.elapsed = start.elapsed();
         if solution.aborted {
+            result.stop = guarded.stop.unwrap_or(StopReason::Stopped);
             return result;
         }
         debug_assert!(is_move(board, solution.best), "solver answered {:?}", solution.best);
@@ -251,7 +220,8 @@ impl Searcher {
         result.exact = true;
         result.depth = empties;
         result.pv = vec![solution.best];
-        observer.info(&Info {
+        result.stop = StopReason::Solved;
+        worker.observer.info(&Info {
             depth: empties,
             score: solution.score,
             exact: true,
@@ -261,6 +231,63 @@ impl Searcher {
         });
         result
     }
+}
+
+/// THE handover point to the exact endgame solver: whether it, rather than the midgame search,
+/// answers. Always when the depth asked for reaches the end of the game; under a time limit when
+/// the empties are few enough for the solver to finish (it is also stopped at the hard deadline,
+/// falling back on a shallow midgame search). Never under a node limit, so that node-limited
+/// searches stay comparable.
+fn hand_over(empties: u32, limits: &Limits, start: Instant, deadlines: Option<&Deadlines>) -> bool {
+    match *limits {
+        Limits::Depth(d) => d >= empties,
+        Limits::Nodes(_) => false,
+        Limits::Infinite => empties <= SOLVER_EMPTIES_UNTIMED,
+        Limits::MoveTime(_) | Limits::Clock { .. } => {
+            deadlines.is_some_and(|d| empties <= solvable_empties(d.hard.saturating_duration_since(start)))
+        }
+    }
+}
+
+/// One search: its limits, counters, stop reason and PV buffers, over the searcher's table. Made
+/// fresh for every search, so nothing of a search is reset by hand for the next.
+struct Worker<'a> {
+    tt: &'a mut Table,
+    evaluator: &'a Evaluator,
+    features: &'a Features,
+    observer: &'a mut dyn Observer,
+    nodes: u64,
+    next_poll: u64,
+    /// Set when the search must unwind, with the reason.
+    stop: Option<StopReason>,
+    hard_deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        tt: &'a mut Table,
+        evaluator: &'a Evaluator,
+        features: &'a Features,
+        observer: &'a mut dyn Observer,
+        node_limit: Option<u64>,
+    ) -> Worker<'a> {
+        Worker {
+            tt,
+            evaluator,
+            features,
+            observer,
+            nodes: 0,
+            next_poll: node_limit.map_or(POLL_INTERVAL, |n| n.min(POLL_INTERVAL)),
+            stop: None,
+            hard_deadline: None,
+            node_limit,
+            pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+        }
+    }
 
     /// Iterative deepening from depth 1 to `max_depth`, within the deadlines if any.
     fn iterate(
@@ -269,11 +296,10 @@ impl Searcher {
         max_depth: u32,
         start: Instant,
         deadlines: Option<&Deadlines>,
-        observer: &mut dyn Observer,
     ) -> SearchResult {
         let empties = board.empty_count();
         let tt_move = self.tt.probe(board).map_or(NO_MOVE, |e| e.best);
-        let mut root: Vec<Scored> = MoveList::new(board, board.moves(), tt_move, &self.features).collect();
+        let mut root: Vec<Scored> = MoveList::new(board, board.moves(), tt_move, self.features).collect();
         let mut result = SearchResult {
             best: Move::Play(root[0].sq),
             score: 0,
@@ -282,17 +308,19 @@ impl Searcher {
             nodes: 0,
             elapsed: Duration::ZERO,
             pv: vec![Move::Play(root[0].sq)],
+            stop: StopReason::Depth,
         };
         let mut last_iteration = Duration::ZERO;
         let mut growth = timeman::DEFAULT_GROWTH;
         for depth in 1..=max_depth {
             let iteration_start = Instant::now();
             let score = if depth >= ASPIRATION_MIN_DEPTH && result.depth > 0 {
-                self.aspiration(board, depth, result.score, &mut root, observer)
+                self.aspiration(board, depth, result.score, &mut root)
             } else {
-                self.root(board, depth, -INF, INF, &mut root, observer)
+                self.root(board, depth, -INF, INF, &mut root)
             };
-            if self.stopped {
+            if let Some(stop) = self.stop {
+                result.stop = stop;
                 break;
             }
             let took = iteration_start.elapsed();
@@ -304,10 +332,11 @@ impl Searcher {
             result.score = score;
             result.depth = depth;
             result.exact = depth >= empties;
+            result.stop = if result.exact { StopReason::Solved } else { StopReason::Depth };
             result.pv = self.root_pv();
             result.nodes = self.nodes;
             result.elapsed = start.elapsed();
-            observer.info(&Info {
+            self.observer.info(&Info {
                 depth,
                 score,
                 exact: result.exact,
@@ -316,7 +345,8 @@ impl Searcher {
                 pv: result.pv.clone(),
             });
             if let Some(d) = deadlines {
-                if !timeman::start_next(d, Instant::now(), took, growth) {
+                if depth < max_depth && !timeman::start_next(d, Instant::now(), took, growth) {
+                    result.stop = StopReason::Time;
                     break;
                 }
             }
@@ -327,20 +357,13 @@ impl Searcher {
     }
 
     /// Re-searches with wider windows until the score falls inside.
-    fn aspiration(
-        &mut self,
-        board: &Board,
-        depth: u32,
-        guess: i32,
-        root: &mut [Scored],
-        obs: &mut dyn Observer,
-    ) -> i32 {
+    fn aspiration(&mut self, board: &Board, depth: u32, guess: i32, root: &mut [Scored]) -> i32 {
         let mut delta = ASPIRATION_WINDOW;
         let mut alpha = (guess - delta).max(-INF);
         let mut beta = (guess + delta).min(INF);
         loop {
-            let score = self.root(board, depth, alpha, beta, root, obs);
-            if self.stopped {
+            let score = self.root(board, depth, alpha, beta, root);
+            if self.stop.is_some() {
                 return score;
             }
             delta *= 2;
@@ -355,15 +378,7 @@ impl Searcher {
     }
 
     /// The root of one iteration: PVS over `root`, whose best move is moved to the front.
-    fn root(
-        &mut self,
-        board: &Board,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        root: &mut [Scored],
-        obs: &mut dyn Observer,
-    ) -> i32 {
+    fn root(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, root: &mut [Scored]) -> i32 {
         self.nodes += 1;
         self.pv_len[0] = 0;
         let alpha0 = alpha;
@@ -374,13 +389,13 @@ impl Searcher {
             let mut full = i == 0;
             let mut score = 0;
             if !full {
-                score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, 1, obs);
+                score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, 1);
                 full = score > alpha && score < beta;
             }
             if full {
-                score = -self.pvs::<true>(&child, depth - 1, -beta, -alpha, 1, obs);
+                score = -self.pvs::<true>(&child, depth - 1, -beta, -alpha, 1);
             }
-            if self.stopped {
+            if self.stop.is_some() {
                 return best;
             }
             if score > best {
@@ -461,35 +476,29 @@ impl Searcher {
     }
 
     #[cold]
-    fn poll(&mut self, obs: &mut dyn Observer) {
+    fn poll(&mut self) {
         self.next_poll = self.nodes + POLL_INTERVAL;
         if let Some(limit) = self.node_limit {
             self.next_poll = self.next_poll.min(limit);
             if self.nodes >= limit {
-                self.stopped = true;
+                self.stop = Some(StopReason::Nodes);
             }
         }
-        if self.hard_deadline.is_some_and(|d| Instant::now() >= d) || obs.poll() == Control::Stop {
-            self.stopped = true;
+        if self.hard_deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop = Some(StopReason::Time);
+        } else if self.observer.poll() == Control::Stop {
+            self.stop = Some(StopReason::Stopped);
         }
     }
 
     /// Principal variation search. `PV` nodes have an open window; the others a null window.
     /// Scores are fail-soft.
-    fn pvs<const PV: bool>(
-        &mut self,
-        board: &Board,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        obs: &mut dyn Observer,
-    ) -> i32 {
+    fn pvs<const PV: bool>(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
         if self.nodes >= self.next_poll {
-            self.poll(obs);
+            self.poll();
         }
-        if self.stopped {
+        if self.stop.is_some() {
             return 0;
         }
         if PV {
@@ -502,7 +511,7 @@ impl Searcher {
                 return board.final_score();
             }
             // A pass costs no depth: the game goes on, and two passes in a row end it above.
-            let score = -self.pvs::<PV>(&passed, depth, -beta, -alpha, ply + 1, obs);
+            let score = -self.pvs::<PV>(&passed, depth, -beta, -alpha, ply + 1);
             if PV {
                 self.set_pv(ply, PASS, true);
             }
@@ -533,7 +542,7 @@ impl Searcher {
             }
         }
 
-        let list = MoveList::new(board, moves, tt_move, &self.features);
+        let list = MoveList::new(board, moves, tt_move, self.features);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
@@ -543,14 +552,14 @@ impl Searcher {
             let mut full = PV && first;
             let mut score = 0;
             if !full {
-                score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, ply + 1, obs);
+                score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
                 full = PV && score > alpha && score < beta;
             }
             if full {
-                score = -self.pvs::<PV>(&child, depth - 1, -beta, -alpha, ply + 1, obs);
+                score = -self.pvs::<PV>(&child, depth - 1, -beta, -alpha, ply + 1);
             }
             first = false;
-            if self.stopped {
+            if self.stop.is_some() {
                 return 0;
             }
             if score > best {
