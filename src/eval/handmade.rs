@@ -7,14 +7,8 @@
 //! moves linearly from an opening value (60 empties) to an endgame value (0 empties).
 
 use crate::rules::board::Board;
+use crate::rules::masks::{CORNERS, EDGES, FILE_A, FILE_H, RANK_1, RANK_8};
 use crate::rules::movegen;
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = 0x8080_8080_8080_8080;
-const RANK_1: u64 = 0x0000_0000_0000_00FF;
-const RANK_8: u64 = 0xFF00_0000_0000_0000;
-const EDGES: u64 = FILE_A | FILE_H | RANK_1 | RANK_8;
-const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// Each corner with its X-square (diagonal neighbour) and C-squares (edge neighbours).
 const CORNER_ZONES: [(u64, u64, u64); 4] = [

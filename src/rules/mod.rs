@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod game;
+pub mod masks;
 pub mod movegen;
 pub mod perft;
 pub mod square;

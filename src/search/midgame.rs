@@ -9,6 +9,7 @@ use super::timeman::{self, Deadlines};
 use super::tt::{Table, NO_MOVE};
 use crate::eval::Evaluator;
 use crate::rules::board::{Board, Move};
+use crate::rules::masks::{CORNERS, C_SQUARES, X_SQUARES};
 use crate::rules::square::Square;
 use std::time::{Duration, Instant};
 
@@ -87,8 +88,7 @@ const ASPIRATION_WINDOW: i32 = 3;
 const ASPIRATION_MIN_DEPTH: u32 = 4;
 /// Move classes in the order [`Searcher::depth_one`] tries them: corners, the inner squares and
 /// the edges but C-squares, C-squares, X-squares.
-const STATIC_ORDER: [u64; 4] =
-    [0x8100_0000_0000_0081, !0xC3C3_0000_0000_C3C3, 0x4281_0000_0000_8142, 0x0042_0000_0000_4200];
+const STATIC_ORDER: [u64; 4] = [CORNERS, !(CORNERS | C_SQUARES | X_SQUARES), C_SQUARES, X_SQUARES];
 /// The pv code of a pass.
 const PASS: u8 = 64;
 

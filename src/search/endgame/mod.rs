@@ -26,10 +26,12 @@ mod table;
 
 use crate::eval::pattern::{self, Weights};
 use crate::rules::board::{Board, Move};
+use crate::rules::masks::QUADRANTS;
 use crate::rules::movegen;
 use crate::rules::square::Square;
 use crate::rules::stability::{self, stable_discs};
 use crate::search::api::{Control, Observer};
+use crate::search::ordering::{fastest_first_key, select_next};
 use std::time::{Duration, Instant};
 use table::{Table, EXACT, NO_MOVE};
 
@@ -81,18 +83,6 @@ const STABILITY_THRESHOLD: [i32; 65] = {
 /// `deep` tries the stability bound only from a higher alpha: on FFO #24-#31 its cutoffs saved 144 of
 /// 34.19 M nodes at margin 0 and none were lost at margin 8, so there it is mostly cost.
 const DEEP_STABILITY_MARGIN: i32 = 8;
-
-const CORNERS: u64 = 0x8100_0000_0000_0081;
-
-/// The four quadrants: parity (odd empties in a quadrant) says who is likely to play last there.
-const QUADRANTS: [u64; 4] =
-    [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
-
-/// Ordering weights of `deep` (fastest first): the opponent's mobility (corners counted twice) decides,
-/// the square prior only breaks ties. Measured on FFO #24-#33 (nodes): a quadrant-parity bonus of
-/// 1/4 mobility point costs +15%, the opponent's potential mobility as a tie-break +1.3%, the square
-/// prior as 1/16 to 1/4 of a mobility point -1% to +27%, no square prior at all +55%.
-const W_MOBILITY: i32 = 1 << 12;
 
 /// From this many empties the learnt pattern evaluation of each child joins the ordering key, at
 /// `W_EVAL` per 1/`pattern::SCALE` disc (16 * 64 = 1024 a disc, a quarter of a mobility point).
@@ -153,19 +143,6 @@ const ESTIMATE_ORDER_DEPTH: u32 = 2;
 /// Enhanced transposition cutoffs from this many empties (FFO #24-#33: 12 empties -4.8% nodes, 10 -8%).
 const ETC_MIN: u32 = 10;
 
-/// A rough prior per square for ordering ties: corners first, X and C squares last.
-#[rustfmt::skip]
-const SQUARE_VALUE: [i32; 64] = [
-    18,  4, 16, 12, 12, 16,  4, 18,
-     4,  2,  6,  8,  8,  6,  2,  4,
-    16,  6, 14, 10, 10, 14,  6, 16,
-    12,  8, 10,  0,  0, 10,  8, 12,
-    12,  8, 10,  0,  0, 10,  8, 12,
-    16,  6, 14, 10, 10, 14,  6, 16,
-     4,  2,  6,  8,  8,  6,  2,  4,
-    18,  4, 16, 12, 12, 16,  4, 18,
-];
-
 /// `NEIGHBOURS[x]`: the squares around `x`. A move on `x` needs an opponent disc there, a test far
 /// cheaper than computing the flips.
 static NEIGHBOURS: [u64; 64] = {
@@ -190,7 +167,8 @@ static NEIGHBOURS: [u64; 64] = {
     t
 };
 
-/// The squares of the quadrants holding an odd number of empties.
+/// The squares of the quadrants holding an odd number of empties: parity says who is likely to play
+/// last there.
 #[inline(always)]
 fn odd_quadrants(empties: u64) -> u64 {
     let mut mask = 0;
@@ -200,29 +178,6 @@ fn odd_quadrants(empties: u64) -> u64 {
         }
     }
     mask
-}
-
-/// The ordering key of a move that leaves the opponent `np` to play against `no` (fastest first):
-/// the fewer replies the better, corners counted twice; the square prior breaks ties.
-#[inline(always)]
-fn fastest_first_key(np: u64, no: u64, sq: usize) -> i32 {
-    let mob = movegen::moves(np, no);
-    let weighted = (mob.count_ones() + (mob & CORNERS).count_ones()) as i32;
-    -weighted * W_MOBILITY + SQUARE_VALUE[sq]
-}
-
-/// Moves the best-keyed of `list[i..]` to `i` and returns it: a selection sort run one step at a
-/// time, as a cutoff usually comes after the first few moves.
-#[inline(always)]
-fn select_next(list: &mut [Candidate], i: usize) -> Candidate {
-    let mut top = i;
-    for j in i + 1..list.len() {
-        if list[j].key > list[top].key {
-            top = j;
-        }
-    }
-    list.swap(i, top);
-    list[i]
 }
 
 /// The final score of a finished game for `p`, empties to the winner.
@@ -461,7 +416,7 @@ impl<'a> Search<'a> {
                 count += 1;
             }
             for i in 0..count {
-                let c = select_next(&mut list[..count], i);
+                let c = select_next(&mut list[..count], i, |c| c.key);
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ (1u64 << c.sq));
                 if window.update(-self.estimate(np, no, depth - 1, -window.beta, -window.alpha)) {
                     break;
@@ -620,7 +575,7 @@ impl<'a> Search<'a> {
                 c.key = key;
             }
             for i in 0..count {
-                let c = select_next(&mut list[..count], i);
+                let c = select_next(&mut list[..count], i, |c| c.key);
                 let bit = 1u64 << c.sq;
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ bit);
                 let v = if first && i == 0 {
