@@ -168,6 +168,21 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stable_discs_from_a_corner() {
+        // Black holds a1, b1, a2; nothing else near: all three are stable, a lone centre disc is not.
+        let p = 1 | (1 << 1) | (1 << 8) | (1 << 27);
+        let o = 1 << 36;
+        assert_eq!(stable_discs(p, o), 1 | (1 << 1) | (1 << 8));
+        assert_eq!(stable_discs(o, p), 0);
+    }
+
+    #[test]
+    fn full_board_is_all_stable() {
+        let p = 0x0F0F_0F0F_0F0F_0F0F;
+        assert_eq!(stable_discs(p, !p), p);
+    }
     use crate::rules::movegen;
 
     /// The definition, played out move by move: the discs of `stable` (a subset of the original `p`
