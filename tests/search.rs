@@ -325,3 +325,23 @@ fn exact_searches_of_mid_sized_endgames_play_legal_moves() {
         checked += 1;
     }
 }
+
+#[test]
+fn the_midgame_uses_the_exact_entries_the_solver_stored() {
+    let mut rng = Rng(0xE7AC7);
+    let board = std::iter::repeat_with(|| random_position(16, &mut rng)).flatten().find(|b| b.moves() != 0);
+    let board = board.expect("a random game reaches 16 empties");
+    // A solve runs a 4-ply search first (its fallback answer), then the solver on the same table.
+    let mut solved = Searcher::new(4);
+    assert_eq!(solved.search(&board, &Limits::Depth(16), &mut Silent).stop, StopReason::Solved);
+    let mut shallow = Searcher::new(4);
+    shallow.search(&board, &Limits::Depth(4), &mut Silent);
+    let after_solve = solved.search(&board, &Limits::Depth(6), &mut Silent);
+    let after_shallow = shallow.search(&board, &Limits::Depth(6), &mut Silent);
+    assert!(
+        after_solve.nodes < after_shallow.nodes,
+        "depth 6 after the solve took {} nodes, after the 4-ply search alone {}",
+        after_solve.nodes,
+        after_shallow.nodes
+    );
+}

@@ -3,7 +3,7 @@
 //! table kept across the moves of a game, and move ordering from `ordering`.
 
 use super::api::{Control, Info, Limits, Observer, SearchResult, StopReason};
-use super::endgame::Solver;
+use super::endgame;
 use super::ordering::{Features, MoveList, Scored};
 use super::timeman::{self, Deadlines};
 use super::tt::{Table, NO_MOVE};
@@ -92,11 +92,11 @@ const STATIC_ORDER: [u64; 4] = [CORNERS, !(CORNERS | C_SQUARES | X_SQUARES), C_S
 /// The pv code of a pass.
 const PASS: u8 = 64;
 
-/// Owns what survives between searches of one game: the transposition table, the endgame solver,
-/// the evaluation and the ordering features. Each search runs in a fresh [`Worker`].
+/// Owns what survives between searches of one game: the transposition table (the midgame search's
+/// and the endgame solver's), the evaluation and the ordering features. Each search runs in a fresh
+/// [`Worker`].
 pub struct Searcher {
     tt: Table,
-    solver: Solver,
     evaluator: Evaluator,
     features: Features,
 }
@@ -104,25 +104,19 @@ pub struct Searcher {
 impl Searcher {
     /// A searcher with a transposition table of about `hash_mb` megabytes.
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher {
-            tt: Table::new(hash_mb / 2),
-            solver: Solver::new(hash_mb / 2),
-            evaluator: Evaluator::default(),
-            features: Features::ALL,
-        }
+        // The solver's stability table is built now, so that the first timed search does not pay.
+        crate::rules::stability::init();
+        Searcher { tt: Table::new(hash_mb), evaluator: Evaluator::default(), features: Features::ALL }
     }
 
-    /// Resizes the transposition tables (clearing them): half for the midgame search, half for the
-    /// endgame solver.
+    /// Resizes the transposition table (clearing it).
     pub fn set_hash_mb(&mut self, hash_mb: usize) {
-        self.tt = Table::new(hash_mb / 2);
-        self.solver = Solver::new(hash_mb / 2);
+        self.tt = Table::new(hash_mb);
     }
 
     /// Forgets everything learnt in the previous game.
     pub fn new_game(&mut self) {
         self.tt.clear();
-        self.solver.clear();
     }
 
     /// The evaluation the search calls at its leaves.
@@ -143,7 +137,7 @@ impl Searcher {
 
     /// The best move the transposition table holds for `board`, if any: a hint, always legal.
     pub fn table_move(&self, board: &Board) -> Option<Move> {
-        let e = self.tt.probe(board)?;
+        let e = self.tt.probe_board(board)?;
         (e.best < 64 && board.moves() & (1u64 << e.best) != 0).then(|| Move::Play(Square::from_index(e.best as u32)))
     }
 
@@ -207,7 +201,7 @@ impl Searcher {
             return result;
         }
         let mut guarded = Guarded { inner: &mut *worker.observer, deadline: hard_deadline, stop: None };
-        let solution = self.solver.solve(board, -64, 64, &mut guarded);
+        let solution = endgame::solve(worker.tt, board, -64, 64, &mut guarded);
         result.nodes += solution.nodes;
         result.elapsed = start.elapsed();
         if solution.aborted {
@@ -298,7 +292,7 @@ impl<'a> Worker<'a> {
         deadlines: Option<&Deadlines>,
     ) -> SearchResult {
         let empties = board.empty_count();
-        let tt_move = self.tt.probe(board).map_or(NO_MOVE, |e| e.best);
+        let tt_move = self.tt.probe_board(board).map_or(NO_MOVE, |e| e.best);
         let mut root: Vec<Scored> = MoveList::new(board, board.moves(), tt_move, self.features).collect();
         let mut result = SearchResult {
             best: Move::Play(root[0].sq),
@@ -411,7 +405,7 @@ impl<'a> Worker<'a> {
             }
         }
         root[..=best_index].rotate_right(1);
-        self.tt.store(board, depth, alpha0, beta, best, root[0].sq.index() as u8);
+        self.tt.store_result(board, depth, alpha0, beta, best, root[0].sq.index() as u8);
         best
     }
 
@@ -527,11 +521,12 @@ impl<'a> Worker<'a> {
         }
 
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt.probe(board) {
+        if let Some(e) = self.tt.probe_board(board) {
             if e.best < 64 && moves & (1u64 << e.best) != 0 {
                 tt_move = e.best;
             }
-            if !PV && e.depth as u32 >= depth {
+            // The solver's exact entries (draft = empties) answer at any depth.
+            if !PV && e.draft as u32 >= depth && self.tt.trusted(&e) {
                 let (lower, upper) = (e.lower as i32, e.upper as i32);
                 if lower >= beta || lower == upper {
                     return lower;
@@ -576,7 +571,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        self.tt.store(board, depth, alpha0, beta, best, best_move);
+        self.tt.store_result(board, depth, alpha0, beta, best, best_move);
         best
     }
 }

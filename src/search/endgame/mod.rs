@@ -1,8 +1,10 @@
 //! The exact endgame solver: the final disc difference with perfect play, or only win/loss/draw.
 //!
 //! Public API (kept small for the search, which hands over at low empties):
-//! - [`Solver::new`]`(hash_mb)` owns a transposition table of its own; [`Solver::clear`] empties it.
-//! - [`Solver::solve`]`(&Board, alpha, beta, &mut dyn Observer) -> Solution`: fail-soft alpha-beta over
+//! - [`solve`]`(&mut Table, &Board, alpha, beta, &mut dyn Observer) -> Solution` on the search's one
+//!   table (`crate::search::tt`), where its entries have the draft of their empties and are exact;
+//!   [`Solver::new`]`(hash_mb)` owns a table of its own for solving outside a game, [`Solver::clear`]
+//!   empties it, [`Solver::solve`] is the same solve: fail-soft alpha-beta over
 //!   the window; a score `<= alpha` is an upper bound, `>= beta` a lower bound, otherwise exact. The
 //!   full window is `-64..64`; win/loss/draw is the window `-1..1`.
 //! - [`Solver::solve_all_moves`]: every legal move's exact score, best first.
@@ -22,7 +24,6 @@
 //! alone (`last`).
 
 mod last;
-mod table;
 
 use crate::eval::pattern::{self, Weights};
 use crate::rules::board::{Board, Move};
@@ -32,8 +33,8 @@ use crate::rules::square::Square;
 use crate::rules::stability::{self, stable_discs};
 use crate::search::api::{Control, Observer};
 use crate::search::ordering::{fastest_first_key, select_next};
+use crate::search::tt::{Table, EXACT, NO_MOVE};
 use std::time::{Duration, Instant};
-use table::{Table, EXACT, NO_MOVE};
 
 /// The answer of a solve.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -186,7 +187,19 @@ fn final_score(p: u64, o: u64) -> i32 {
     Board::new(p, o).final_score()
 }
 
-/// The exact endgame solver; owns its transposition table across solves.
+/// Solves `board` over the window `alpha..beta` (see the module notes for the bounds) with a table
+/// the caller owns: the midgame search's, whose exact entries the solver then shares.
+pub fn solve(table: &mut Table, board: &Board, alpha: i32, beta: i32, observer: &mut dyn Observer) -> Solution {
+    let start = Instant::now();
+    table.new_search();
+    let mut search = Search::new(table, observer);
+    let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
+    let (score, best) = search.root(board.player, board.opponent, alpha, beta.max(alpha + 1));
+    Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted: search.stopped }
+}
+
+/// The exact endgame solver on a table of its own, for solving positions outside a game (`ebony
+/// solve`, tests, data generation).
 pub struct Solver {
     table: Table,
 }
@@ -204,12 +217,7 @@ impl Solver {
 
     /// Solves `board` over the window `alpha..beta` (see the module notes for the bounds).
     pub fn solve(&mut self, board: &Board, alpha: i32, beta: i32, observer: &mut dyn Observer) -> Solution {
-        let start = Instant::now();
-        self.table.new_search();
-        let mut search = Search::new(&mut self.table, observer);
-        let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
-        let (score, best) = search.root(board.player, board.opponent, alpha, beta.max(alpha + 1));
-        Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted: search.stopped }
+        solve(&mut self.table, board, alpha, beta, observer)
     }
 
     /// The exact score of every legal move, best first.
@@ -491,7 +499,8 @@ impl<'a> Search<'a> {
         }
         let mut tt_move = NO_MOVE;
         if let Some(entry) = self.table.probe(p, o) {
-            if self.table.trusted(&entry) {
+            // Bounds of a search that did not reach the end of the game (the midgame's) are no use.
+            if self.table.trusted(&entry) && entry.draft as u32 >= n {
                 let (lower, upper) = (entry.lower as i32, entry.upper as i32);
                 if lower >= beta || lower == upper {
                     return (lower, entry.best);
@@ -558,7 +567,7 @@ impl<'a> Search<'a> {
                 for c in &list[..count] {
                     let (np, no) = (o ^ c.flips, p ^ c.flips ^ (1u64 << c.sq));
                     if let Some(e) = self.table.probe(np, no) {
-                        if self.table.trusted(&e) && -(e.upper as i32) >= beta {
+                        if self.table.trusted(&e) && e.draft as u32 >= n - 1 && -(e.upper as i32) >= beta {
                             return (-(e.upper as i32), c.sq);
                         }
                     }
