@@ -5,22 +5,10 @@ use ebony::rules::board::{Board, Move, Position};
 use ebony::rules::square::Squares;
 use ebony::search::{Control, Info, Limits, Observer, Searcher, Silent, StopReason};
 use std::process::Command;
+use support::Rng;
+
+mod support;
 use std::time::Duration;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// A random legal move of a non-final position (a pass when there is none).
 fn random_move(board: &Board, rng: &mut Rng) -> Board {
@@ -28,7 +16,7 @@ fn random_move(board: &Board, rng: &mut Rng) -> Board {
     if moves == 0 {
         return board.pass();
     }
-    let k = rng.below(moves.count_ones() as u64) as usize;
+    let k = rng.below(moves.count_ones() as usize);
     board.play(Squares(moves).nth(k).expect("k is below the move count"))
 }
 
@@ -283,6 +271,11 @@ fn bench_prints_a_deterministic_node_count() {
         let text = String::from_utf8(out.stdout).expect("utf-8");
         let nodes = text.lines().find_map(|l| l.strip_prefix("nodes ")).expect("a nodes line").to_string();
         assert!(text.lines().any(|l| l.starts_with("nps ")));
+        // The endgame positions are solved whatever the depth: FFO #21-#24's scores, exact.
+        let exact: Vec<&str> = text.lines().filter(|l| l.contains(" exact ")).collect();
+        let solved: Vec<&str> =
+            exact[exact.len() - 4..].iter().map(|l| l.split_whitespace().nth(5).unwrap_or("")).collect();
+        assert_eq!(solved, ["0", "2", "4", "0"], "{text}");
         nodes
     };
     let first = run();

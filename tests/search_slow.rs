@@ -5,17 +5,9 @@ use ebony::rules::board::{Board, Move};
 use ebony::rules::square::Squares;
 use ebony::search::{Limits, Searcher, Silent};
 use std::time::{Duration, Instant};
+use support::Rng;
 
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
+mod support;
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -29,7 +21,7 @@ fn openings(count: usize, plies: u32, seed: u64) -> Vec<Board> {
         let mut b = Board::START;
         for _ in 0..plies {
             let moves = b.moves();
-            let k = rng.below(moves.count_ones() as u64) as usize;
+            let k = rng.below(moves.count_ones() as usize);
             b = b.play(Squares(moves).nth(k).expect("k below the move count"));
         }
         if !out.contains(&b) {
