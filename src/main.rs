@@ -99,10 +99,16 @@ fn main() -> ExitCode {
 
 fn run_protocol(kind: ProtocolKind, hash_mb: usize) -> ExitCode {
     log::info!("protocol {kind:?}, hash {hash_mb} MB");
-    match kind {
+    let served = match kind {
         ProtocolKind::Native => ebony::protocol::native::run(hash_mb),
         ProtocolKind::Nboard => ebony::protocol::nboard::run(hash_mb),
         ProtocolKind::Gtp => ebony::protocol::gtp::run(hash_mb),
+    };
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot read the standard input: {e}");
+            ExitCode::FAILURE
+        }
     }
-    ExitCode::SUCCESS
 }

@@ -19,8 +19,9 @@ use std::io::Write;
 use std::sync::mpsc::Receiver;
 
 /// Runs the native protocol on stdin/stdout until `quit` or end of input.
-pub fn run(hash_mb: usize) {
-    Engine::new(io::spawn_stdin_reader(), Output::stdout(), hash_mb).run();
+pub fn run(hash_mb: usize) -> std::io::Result<()> {
+    Engine::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb).run();
+    Ok(())
 }
 
 /// The protocol state: the game record, the searcher, the input channel and the one output writer.
@@ -308,7 +309,7 @@ mod tests {
 
     /// Runs a whole session through the loop without a process.
     fn session(input: &str) -> Vec<String> {
-        let reader = io::spawn_reader(std::io::Cursor::new(input.as_bytes().to_vec()));
+        let reader = io::spawn_reader(std::io::Cursor::new(input.as_bytes().to_vec())).unwrap();
         let mut engine = Engine::new(reader, Output::new(Vec::new()), 1);
         engine.run();
         let bytes = engine.into_output();

@@ -47,8 +47,41 @@ impl Command {
     }
 }
 
+/// Why a known NBoard command was refused: shown on NBoard's status line (NBoard has no error reply).
+#[derive(Clone, PartialEq, Debug)]
+pub enum NbError {
+    /// `what` wants a number and got `text`.
+    NotANumber {
+        what: &'static str,
+        text: String,
+    },
+    /// A number outside what the command takes: refused, never clamped.
+    OutOfRange {
+        what: &'static str,
+        value: u32,
+        min: u32,
+        max: u32,
+    },
+    BadContempt(String),
+    MissingMove,
+}
+
+impl fmt::Display for NbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NbError::NotANumber { what, text } => write!(f, "{what}: expected a number, got {text:?}"),
+            NbError::OutOfRange { what, value, min, max } => write!(f, "{what}: {value} is not in {min}..={max}"),
+            NbError::BadContempt(text) => write!(f, "set contempt: bad number {text:?}"),
+            NbError::MissingMove => f.write_str("move: missing the move"),
+        }
+    }
+}
+
+/// Most moves `hint` is asked to rank: more than any position has.
+pub const MAX_HINTS: u32 = 64;
+
 /// Parses one line: `Ok(None)` for a line to ignore, `Err` for a known command with bad arguments.
-pub fn parse(line: &str) -> Result<Option<Command>, String> {
+pub fn parse(line: &str) -> Result<Option<Command>, NbError> {
     let line = line.trim();
     let (word, rest) = split_word(line);
     let command = match word {
@@ -59,7 +92,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
                 "depth" => {
                     let depth = number(value, "set depth")?;
                     if !(1..=MAX_DEPTH).contains(&depth) {
-                        return Err(format!("set depth: {depth} is not in 1..={MAX_DEPTH}"));
+                        return Err(NbError::OutOfRange { what: "set depth", value: depth, min: 1, max: MAX_DEPTH });
                     }
                     Command::SetDepth(depth)
                 }
@@ -69,14 +102,17 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
                         .parse::<f64>()
                         .ok()
                         .filter(|x| x.is_finite())
-                        .ok_or(format!("set contempt: bad number {value:?}"))?,
+                        .ok_or_else(|| NbError::BadContempt(value.to_string()))?,
                 ),
                 _ => return Ok(None),
             }
         }
         "move" if !rest.is_empty() => Command::Move(rest.to_string()),
-        "move" => return Err("move: missing the move".into()),
-        "hint" => Command::Hint(number::<u32>(rest, "hint")?.max(1)),
+        "move" => return Err(NbError::MissingMove),
+        "hint" => match number::<u32>(rest, "hint")? {
+            n @ 1..=MAX_HINTS => Command::Hint(n),
+            n => return Err(NbError::OutOfRange { what: "hint", value: n, min: 1, max: MAX_HINTS }),
+        },
         "go" if rest.is_empty() => Command::Go,
         "ping" => Command::Ping(number(rest, "ping")?),
         "learn" if rest.is_empty() => Command::Learn,
@@ -95,8 +131,8 @@ fn split_word(text: &str) -> (&str, &str) {
     }
 }
 
-fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
-    text.trim().parse().map_err(|_| format!("{what}: expected a number, got {text:?}"))
+fn number<T: std::str::FromStr>(text: &str, what: &'static str) -> Result<T, NbError> {
+    text.trim().parse().map_err(|_| NbError::NotANumber { what, text: text.to_string() })
 }
 
 /// A move as NBoard writes it: `F5`, or `PA` for a pass.
@@ -130,8 +166,9 @@ struct Scored {
 }
 
 /// Runs the NBoard protocol on stdin/stdout until `quit` or end of input.
-pub fn run(hash_mb: usize) {
-    NBoard::new(io::spawn_stdin_reader(), Output::stdout(), hash_mb).run();
+pub fn run(hash_mb: usize) -> std::io::Result<()> {
+    NBoard::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb).run();
+    Ok(())
 }
 
 /// The protocol state: the game, the searcher, the settings and the clocks NBoard sent.
@@ -448,6 +485,7 @@ impl<W: Write> Observer for Watch<'_, W> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 
@@ -477,6 +515,9 @@ mod tests {
         assert!(parse("set depth 61").is_err());
         assert!(parse("set depth deep").is_err());
         assert!(parse("hint").is_err());
+        assert_eq!(parse("hint 0"), Err(NbError::OutOfRange { what: "hint", value: 0, min: 1, max: MAX_HINTS }));
+        assert_eq!(parse("hint 0").map_err(|e| e.to_string()), Err("hint: 0 is not in 1..=64".to_string()));
+        assert!(parse("hint 65").is_err());
         assert!(parse("move").is_err());
         assert!(parse("nboard two").is_err());
     }
