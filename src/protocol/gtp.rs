@@ -1,12 +1,13 @@
 //! The Go Text Protocol (version 2) for Othello, as Quarry and GoGui speak it: a thin adapter from GTP
-//! commands to the game layer and the searcher. Passes a GUI leaves out are played implicitly.
+//! commands to the game session ([`Engine`]). Passes a GUI leaves out are played implicitly.
 
+use crate::engine::{Engine, CLOCK_MARGIN};
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
 use crate::rules::board::{Color, IllegalMove, Move, Position};
 use crate::rules::game::Game;
 use crate::rules::square::Square;
-use crate::search::{Control, Limits, Observer, Searcher};
+use crate::search::{Control, Limits, Observer};
 use std::fmt::{self, Write as _};
 use std::io::Write;
 use std::sync::mpsc::Receiver;
@@ -14,8 +15,6 @@ use std::time::Duration;
 
 /// What `genmove` thinks with until the GUI sets a clock (or `ebony-limit` sets another limit).
 pub const DEFAULT_LIMIT: Limits = Limits::MoveTime(Duration::from_secs(1));
-/// Kept off the GUI's clock for the pipe and the GUI's own bookkeeping.
-const CLOCK_MARGIN: Duration = Duration::from_millis(200);
 
 /// The commands, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -241,8 +240,7 @@ pub fn run(hash_mb: usize) -> std::io::Result<()> {
 
 /// The GTP engine state.
 pub struct Gtp<W: Write> {
-    game: Game,
-    searcher: Searcher,
+    engine: Engine,
     inbox: Inbox,
     out: Output<W>,
     /// The game length before each `play`/`genmove`, so `undo` also takes back the implicit passes.
@@ -268,8 +266,7 @@ impl<W: Write> Frontend for Gtp<W> {
 impl<W: Write> Gtp<W> {
     pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize) -> Gtp<W> {
         Gtp {
-            game: Game::default(),
-            searcher: Searcher::new(hash_mb),
+            engine: Engine::new(hash_mb),
             inbox: Inbox::new(input),
             out,
             marks: Vec::new(),
@@ -310,9 +307,8 @@ impl<W: Write> Gtp<W> {
                 _ => Err(GtpError::UnacceptableSize),
             }),
             "clear_board" => {
-                self.game = Game::default();
+                self.engine.new_game(Game::default());
                 self.marks.clear();
-                self.searcher.new_game();
                 Ok(String::new())
             }
             // Othello has no komi: accepted and ignored.
@@ -320,8 +316,8 @@ impl<W: Write> Gtp<W> {
             "play" => self.play(args),
             "undo" => match self.marks.pop() {
                 Some(length) => {
-                    while self.game.moves().len() > length {
-                        self.game.undo();
+                    while self.engine.game().moves().len() > length {
+                        self.engine.undo();
                     }
                     Ok(String::new())
                 }
@@ -341,10 +337,17 @@ impl<W: Write> Gtp<W> {
             "gogui-rules_game_id" => Ok("Othello".into()),
             "gogui-rules_board_size" => Ok("8".into()),
             "gogui-rules_board" => Ok(self.rules_board()),
-            "gogui-rules_legal_moves" => {
-                Ok(self.game.position().board.legal_moves().into_iter().map(vertex).collect::<Vec<_>>().join(" "))
-            }
-            "gogui-rules_side_to_move" => Ok(self.game.position().side.name().into()),
+            "gogui-rules_legal_moves" => Ok(self
+                .engine
+                .game()
+                .position()
+                .board
+                .legal_moves()
+                .into_iter()
+                .map(vertex)
+                .collect::<Vec<_>>()
+                .join(" ")),
+            "gogui-rules_side_to_move" => Ok(self.engine.game().position().side.name().into()),
             "gogui-rules_final_result" => Ok(match self.black_score() {
                 None => "unknown".into(),
                 Some(0) => "draw".into(),
@@ -377,20 +380,20 @@ impl<W: Write> Gtp<W> {
     fn play(&mut self, args: &[String]) -> Reply {
         let color = parse_color(args.first().map(String::as_str))?;
         let mv = parse_vertex(args.get(1).map(String::as_str))?;
-        let mut trial = self.game.clone();
+        let mut trial = self.engine.game().clone();
         let length = trial.moves().len();
         if mv != Move::Pass || trial.position().side != color {
             Self::pass_until(&mut trial, color).map_err(GtpError::Illegal)?;
         }
         trial.play(mv).map_err(|e| GtpError::Illegal(Refusal::Rules(e)))?;
-        self.game = trial;
+        self.engine.continue_game(trial);
         self.marks.push(length);
         Ok(String::new())
     }
 
     fn genmove(&mut self, args: &[String], commit: bool) -> Reply {
         let color = parse_color(args.first().map(String::as_str))?;
-        let mut trial = self.game.clone();
+        let mut trial = self.engine.game().clone();
         let length = trial.moves().len();
         if trial.position().side != color && trial.position().board.is_game_over() {
             return Ok("pass".into());
@@ -401,12 +404,12 @@ impl<W: Write> Gtp<W> {
             Move::Pass
         } else {
             let limits = if self.time.timed() { self.time.limits(color) } else { self.limit };
-            self.searcher.search(&board, &limits, &mut Watch { inbox: &mut self.inbox, quit: false }).best
+            self.engine.search(&board, &limits, &mut Watch { inbox: &mut self.inbox, quit: false }).best
         };
         if commit {
             // A pass at the end of the game is the answer, not a move to record.
             if trial.play(mv).is_ok() || mv == Move::Pass {
-                self.game = trial;
+                self.engine.continue_game(trial);
                 self.marks.push(length);
             }
         }
@@ -462,7 +465,7 @@ impl<W: Write> Gtp<W> {
 
     /// The final disc difference for black when the game is over.
     fn black_score(&self) -> Option<i32> {
-        let position = self.game.position();
+        let position = self.engine.game().position();
         if !position.board.is_game_over() {
             return None;
         }
@@ -481,7 +484,7 @@ impl<W: Write> Gtp<W> {
 
     /// A board picture for `showboard`, starting on a new line as GTP engines do.
     fn showboard(&self) -> String {
-        let position = self.game.position();
+        let position = self.engine.game().position();
         let mut text = String::from("\n   A B C D E F G H");
         for rank in 0..8u8 {
             let _ = write!(text, "\n{} ", rank + 1);
@@ -503,7 +506,7 @@ impl<W: Write> Gtp<W> {
 
     /// The board for GoGui: one row a line, the highest row number first, `X`, `O` and `.`.
     fn rules_board(&self) -> String {
-        let position = self.game.position();
+        let position = self.engine.game().position();
         let rows: Vec<String> =
             (0..8u8).rev().map(|rank| (0..8u8).map(|file| disc(position, file, rank)).collect()).collect();
         rows.join("\n")

@@ -1,13 +1,13 @@
 //! The NBoard protocol (version 2), as the NBoard GUI speaks it: a thin adapter from its lines to the
-//! game layer ([`Game`], GGF records) and the searcher. `go` and `hint` run on this thread and stop as
+//! game session ([`Engine`], fed from GGF records). `go` and `hint` run on this thread and stop as
 //! soon as a line arrives that changes the position or asks for other work (`ping` first of all).
 
+use crate::engine::{Engine, CLOCK_MARGIN};
 use crate::formats::ggf::{self, GgfClock};
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
 use crate::rules::board::{Board, Color, Move};
-use crate::rules::game::Game;
-use crate::search::{Control, Info, Limits, Observer, Searcher};
+use crate::search::{Control, Info, Limits, Observer};
 use std::fmt;
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -18,8 +18,6 @@ pub const NAME: &str = "ebony";
 pub const DEFAULT_DEPTH: u32 = 10;
 /// Deepest `set depth` taken: a whole game.
 pub const MAX_DEPTH: u32 = 60;
-/// Kept off the GUI's clock for the pipe and the GUI's own bookkeeping.
-const CLOCK_MARGIN: Duration = Duration::from_millis(200);
 
 /// A line from NBoard. Lines it does not know are ignored, as the protocol requires.
 #[derive(Clone, PartialEq, Debug)]
@@ -171,10 +169,9 @@ pub fn run(hash_mb: usize) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The protocol state: the game, the searcher, the settings and the clocks NBoard sent.
+/// The protocol state: the session, the settings and the clocks NBoard sent.
 pub struct NBoard<W: Write> {
-    game: Game,
-    searcher: Searcher,
+    engine: Engine,
     inbox: Inbox,
     out: Output<W>,
     depth: u32,
@@ -208,8 +205,7 @@ impl<W: Write> Frontend for NBoard<W> {
 impl<W: Write> NBoard<W> {
     pub fn new(input: std::sync::mpsc::Receiver<Input>, out: Output<W>, hash_mb: usize) -> NBoard<W> {
         NBoard {
-            game: Game::default(),
-            searcher: Searcher::new(hash_mb),
+            engine: Engine::new(hash_mb),
             inbox: Inbox::new(input),
             out,
             depth: DEFAULT_DEPTH,
@@ -278,10 +274,11 @@ impl<W: Write> NBoard<W> {
         };
         match record.to_game() {
             Ok(game) => {
-                let fresh = game.start() != self.game.start() || game.moves().len() < self.game.moves().len();
-                self.game = game;
-                if fresh {
-                    self.searcher.new_game();
+                let now = self.engine.game();
+                if game.start() != now.start() || game.moves().len() < now.moves().len() {
+                    self.engine.new_game(game);
+                } else {
+                    self.engine.continue_game(game);
                 }
                 self.clocks = [record.black_clock, record.white_clock];
                 let (black, white) = record.time_used();
@@ -292,9 +289,9 @@ impl<W: Write> NBoard<W> {
     }
 
     fn play(&mut self, text: &str) {
-        let side = self.game.position().side;
+        let side = self.engine.game().position().side;
         match ggf::parse_move(side, text) {
-            Ok(m) => match self.game.play(m.mv) {
+            Ok(m) => match self.engine.play(m.mv) {
                 Ok(()) => self.used[index(side)] += m.time.unwrap_or(0.0),
                 Err(e) => self.error(format_args!("move {text}: {e}")),
             },
@@ -305,7 +302,7 @@ impl<W: Write> NBoard<W> {
     /// The limits of a `go`: the depth NBoard set, and the game clock of the side to move when the
     /// record has one (the depth then caps a clock search, see [`Watch`]).
     fn go_limits(&self) -> (Limits, Option<u32>) {
-        let side = index(self.game.position().side);
+        let side = index(self.engine.game().position().side);
         match self.clocks[side] {
             Some(clock) if !clock.main.is_zero() => {
                 let used = Duration::try_from_secs_f64(self.used[side]).unwrap_or(Duration::MAX);
@@ -322,7 +319,7 @@ impl<W: Write> NBoard<W> {
     }
 
     fn go(&mut self) -> Flow {
-        let board = self.game.position().board;
+        let board = self.engine.game().position().board;
         if board.is_game_over() {
             self.error("go: the game is over");
             return Flow::Continue;
@@ -335,7 +332,7 @@ impl<W: Write> NBoard<W> {
         let (limits, cap) = self.go_limits();
         let start = Instant::now();
         let mut watch = Watch::new(&mut self.inbox, &mut self.out, cap, true);
-        let result = self.searcher.search(&board, &limits, &mut watch);
+        let result = self.engine.search(&board, &limits, &mut watch);
         if watch.interrupted {
             return Flow::Continue;
         }
@@ -361,7 +358,7 @@ impl<W: Write> NBoard<W> {
             return Some(Scored { score: sign * after.final_score(), exact: true, depth, nodes: 0, pv });
         }
         let mut watch = Watch::new(&mut self.inbox, &mut self.out, None, false);
-        let result = self.searcher.search(&after, &Limits::Depth(depth), &mut watch);
+        let result = self.engine.search(&after, &Limits::Depth(depth), &mut watch);
         if watch.interrupted {
             return None;
         }
@@ -378,7 +375,7 @@ impl<W: Write> NBoard<W> {
     /// Evaluates every move by searching after it, deeper and deeper up to the set depth, and after
     /// each pass sends the best `n` as `search` lines, best first.
     fn hint(&mut self, n: usize) -> Flow {
-        let board = self.game.position().board;
+        let board = self.engine.game().position().board;
         let moves = board.legal_moves();
         if moves.is_empty() {
             return Flow::Continue;
@@ -413,8 +410,8 @@ impl<W: Write> NBoard<W> {
     /// Retrograde analysis: from the last position back to the first, `analysis <moves made> <eval>`
     /// with the eval for the side to move there.
     fn analyze(&mut self) -> Flow {
-        let mut positions = vec![*self.game.start()];
-        for mv in self.game.moves() {
+        let mut positions = vec![*self.engine.game().start()];
+        for mv in self.engine.game().moves() {
             match positions.last().and_then(|p| p.try_play(mv).ok()) {
                 Some(next) => positions.push(next),
                 None => return Flow::Continue,
@@ -432,7 +429,7 @@ impl<W: Write> NBoard<W> {
                 }
             } else {
                 let mut watch = Watch::new(&mut self.inbox, &mut self.out, None, false);
-                let result = self.searcher.search(&board, &Limits::Depth(self.depth), &mut watch);
+                let result = self.engine.search(&board, &Limits::Depth(self.depth), &mut watch);
                 if watch.interrupted {
                     return Flow::Continue;
                 }
