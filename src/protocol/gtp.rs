@@ -4,7 +4,7 @@
 use crate::engine::{Engine, CLOCK_MARGIN};
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
-use crate::rules::board::{Color, IllegalMove, Move, Position};
+use crate::rules::board::{Color, IllegalMove, Move, Notation};
 use crate::rules::game::Game;
 use crate::rules::square::Square;
 use crate::search::{Control, Limits, Observer};
@@ -174,17 +174,11 @@ fn parse_color(text: Option<&str>) -> Result<Color, GtpError> {
 
 fn parse_vertex(text: Option<&str>) -> Result<Move, GtpError> {
     let text = text.ok_or(GtpError::MissingArgument("vertex"))?;
-    if text.eq_ignore_ascii_case("pass") {
-        return Ok(Move::Pass);
-    }
-    text.parse::<Square>().map(Move::Play).map_err(|_| bad("vertex", text))
+    Move::parse(text).map_err(|_| bad("vertex", text))
 }
 
 fn vertex(mv: Move) -> String {
-    match mv {
-        Move::Play(sq) => sq.to_string().to_uppercase(),
-        Move::Pass => "pass".to_string(),
-    }
+    Notation::GTP.text(mv).to_string()
 }
 
 fn arg<T: std::str::FromStr>(args: &[String], i: usize, what: &'static str) -> Result<T, GtpError> {
@@ -485,18 +479,11 @@ impl<W: Write> Gtp<W> {
     /// A board picture for `showboard`, starting on a new line as GTP engines do.
     fn showboard(&self) -> String {
         let position = self.engine.game().position();
-        let mut text = String::from("\n   A B C D E F G H");
-        for rank in 0..8u8 {
-            let _ = write!(text, "\n{} ", rank + 1);
-            for file in 0..8u8 {
-                let symbol = disc(position, file, rank);
-                let _ = write!(text, " {symbol}");
-            }
-            let _ = write!(text, " {}", rank + 1);
-        }
+        // GTP engines start the picture on a new line.
+        let mut text = format!("\n{}", position.diagram(true, '.', 2).join("\n"));
         let _ = write!(
             text,
-            "\n   A B C D E F G H\nblack X {} white O {}, {} to move",
+            "\nblack X {} white O {}, {} to move",
             position.black().count_ones(),
             position.white().count_ones(),
             position.side
@@ -507,17 +494,16 @@ impl<W: Write> Gtp<W> {
     /// The board for GoGui: one row a line, the highest row number first, `X`, `O` and `.`.
     fn rules_board(&self) -> String {
         let position = self.engine.game().position();
-        let rows: Vec<String> =
-            (0..8u8).rev().map(|rank| (0..8u8).map(|file| disc(position, file, rank)).collect()).collect();
+        let rows: Vec<String> = (0..8u8)
+            .rev()
+            .map(|rank| {
+                (0..8u8)
+                    .filter_map(|file| Square::from_file_rank(file, rank))
+                    .map(|sq| position.symbol_at(sq, '.'))
+                    .collect()
+            })
+            .collect();
         rows.join("\n")
-    }
-}
-
-fn disc(position: &Position, file: u8, rank: u8) -> char {
-    match Square::from_file_rank(file, rank).and_then(|sq| position.color_at(sq)) {
-        Some(Color::Black) => 'X',
-        Some(Color::White) => 'O',
-        None => '.',
     }
 }
 

@@ -13,9 +13,8 @@ use crate::protocol::io::{self, Input, Output};
 use crate::protocol::parser::{self, Command, COMMANDS};
 use crate::rules::board::{Color, Move, Position};
 use crate::rules::game::Game;
-use crate::rules::square::Square;
 use crate::search::{Control, Info, Limits, Observer};
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::io::Write;
 use std::sync::mpsc::Receiver;
 
@@ -106,7 +105,7 @@ impl<W: Write> Native<W> {
             Ok(()) => {}
             Err((_, e)) if moves.len() == 1 => self.out.line(format_args!("error move: {e}")),
             Err((i, e)) => {
-                let failed = moves.get(i).map_or_else(String::new, |&mv| MoveName(mv).to_string());
+                let failed = moves.get(i).map_or_else(String::new, |&mv| mv.to_string());
                 self.out.line(format_args!(
                     "error move: move {} of {} ({failed}) is illegal: {e}; no move played",
                     i + 1,
@@ -141,7 +140,7 @@ impl<W: Write> Native<W> {
         };
         let result = self.engine.search(&board, limits, &mut listener);
         let quit = listener.quit;
-        self.out.line(format_args!("bestmove {}", MoveName(result.best)));
+        self.out.line(format_args!("bestmove {}", result.best));
         if quit {
             Flow::Exit
         } else {
@@ -151,20 +150,9 @@ impl<W: Write> Native<W> {
 
     fn show(&mut self) {
         let position = *self.engine.game().position();
-        let files = "  a b c d e f g h";
-        self.out.line(files);
-        for rank in 0..8u8 {
-            let mut row = format!("{} ", rank + 1);
-            for file in 0..8u8 {
-                let symbol =
-                    Square::from_file_rank(file, rank).and_then(|sq| position.color_at(sq)).map_or('-', Color::symbol);
-                row.push(symbol);
-                row.push(' ');
-            }
-            let _ = write!(row, "{}", rank + 1);
-            self.out.line(row);
+        for line in position.diagram(false, '-', 1) {
+            self.out.line(line);
         }
-        self.out.line(files);
         let (black, white) = (position.black().count_ones(), position.white().count_ones());
         self.out.line(format_args!("black X {black} white O {white} {} to move", position.side));
         let legal = position.board.legal_moves();
@@ -261,18 +249,6 @@ impl fmt::Display for InfoLine<'_> {
     }
 }
 
-/// A move as the protocol writes it: `f5` or `pass`.
-struct MoveName(Move);
-
-impl fmt::Display for MoveName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Move::Play(sq) => write!(f, "{sq}"),
-            Move::Pass => f.write_str("pass"),
-        }
-    }
-}
-
 /// A label followed by moves, space separated.
 struct MoveList<'a>(&'static str, &'a [Move]);
 
@@ -280,7 +256,7 @@ impl fmt::Display for MoveList<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.0)?;
         for &mv in self.1 {
-            write!(f, " {}", MoveName(mv))?;
+            write!(f, " {}", mv)?;
         }
         Ok(())
     }

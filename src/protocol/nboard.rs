@@ -6,7 +6,7 @@ use crate::engine::{Engine, CLOCK_MARGIN};
 use crate::formats::ggf::{self, GgfClock};
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
-use crate::rules::board::{Board, Color, Move};
+use crate::rules::board::{Board, Color, Move, Notation};
 use crate::search::{Control, Info, Limits, Observer};
 use std::fmt;
 use std::io::Write;
@@ -133,24 +133,12 @@ fn number<T: std::str::FromStr>(text: &str, what: &'static str) -> Result<T, NbE
     text.trim().parse().map_err(|_| NbError::NotANumber { what, text: text.to_string() })
 }
 
-/// A move as NBoard writes it: `F5`, or `PA` for a pass.
-struct NbMove(Move);
-
-impl fmt::Display for NbMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Move::Play(sq) => write!(f, "{}", sq.to_string().to_uppercase()),
-            Move::Pass => f.write_str("PA"),
-        }
-    }
-}
-
 /// A principal variation without spaces (`F5D6C3`), as `search` lines need.
 struct NbPv<'a>(&'a [Move]);
 
 impl fmt::Display for NbPv<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.iter().try_for_each(|&mv| write!(f, "{}", NbMove(mv)))
+        self.0.iter().try_for_each(|&mv| write!(f, "{}", Notation::GGF.text(mv)))
     }
 }
 
@@ -338,7 +326,11 @@ impl<W: Write> NBoard<W> {
         }
         let elapsed = start.elapsed().as_secs_f64();
         self.out.line(format_args!("nodestats {} {elapsed:.2}", result.nodes));
-        self.out.line(format_args!("=== {}/{:.2}/{elapsed:.2}", NbMove(result.best), f64::from(result.score)));
+        self.out.line(format_args!(
+            "=== {}/{:.2}/{elapsed:.2}",
+            Notation::GGF.text(result.best),
+            f64::from(result.score)
+        ));
         Flow::Continue
     }
 
