@@ -203,7 +203,7 @@ impl TimeControl {
 
     /// The clock for `color` as the searcher's limits.
     fn limits(&self, color: Color) -> Limits {
-        let (left, stones) = self.left[index(color)].unwrap_or(if self.main.is_zero() {
+        let (left, stones) = self.left[color.index()].unwrap_or(if self.main.is_zero() {
             (self.byo_yomi, self.stones)
         } else {
             (self.main, 0)
@@ -216,13 +216,6 @@ impl TimeControl {
             let increment = if self.stones > 0 { self.byo_yomi / self.stones } else { Duration::ZERO };
             Limits::Clock { time_left: left, increment, moves_to_go: None }
         }
-    }
-}
-
-fn index(color: Color) -> usize {
-    match color {
-        Color::Black => 0,
-        Color::White => 1,
     }
 }
 
@@ -428,7 +421,7 @@ impl<W: Write> Gtp<W> {
         let seconds: f64 = arg(args, 1, "time")?;
         let stones: u32 = arg(args, 2, "stones")?;
         let left = Duration::try_from_secs_f64(seconds).map_err(|_| GtpError::BadTime(seconds))?;
-        self.time.left[index(color)] = Some((left, stones));
+        self.time.left[color.index()] = Some((left, stones));
         Ok(String::new())
     }
 

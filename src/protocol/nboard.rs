@@ -6,7 +6,7 @@ use crate::engine::{Engine, CLOCK_MARGIN};
 use crate::formats::ggf::{self, GgfClock};
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
-use crate::rules::board::{Board, Color, Move, Notation};
+use crate::rules::board::{Board, Move, Notation};
 use crate::search::{Control, Info, Limits, Observer};
 use std::fmt;
 use std::io::Write;
@@ -169,13 +169,6 @@ pub struct NBoard<W: Write> {
     used: [f64; 2],
 }
 
-fn index(color: Color) -> usize {
-    match color {
-        Color::Black => 0,
-        Color::White => 1,
-    }
-}
-
 impl<W: Write> Frontend for NBoard<W> {
     fn inbox(&mut self) -> &mut Inbox {
         &mut self.inbox
@@ -280,7 +273,7 @@ impl<W: Write> NBoard<W> {
         let side = self.engine.game().position().side;
         match ggf::parse_move(side, text) {
             Ok(m) => match self.engine.play(m.mv) {
-                Ok(()) => self.used[index(side)] += m.time.unwrap_or(0.0),
+                Ok(()) => self.used[side.index()] += m.time.unwrap_or(0.0),
                 Err(e) => self.error(format_args!("move {text}: {e}")),
             },
             Err(e) => self.error(format_args!("move: {e}")),
@@ -290,7 +283,7 @@ impl<W: Write> NBoard<W> {
     /// The limits of a `go`: the depth NBoard set, and the game clock of the side to move when the
     /// record has one (the depth then caps a clock search, see [`Watch`]).
     fn go_limits(&self) -> (Limits, Option<u32>) {
-        let side = index(self.engine.game().position().side);
+        let side = self.engine.game().position().side.index();
         match self.clocks[side] {
             Some(clock) if !clock.main.is_zero() => {
                 let used = Duration::try_from_secs_f64(self.used[side]).unwrap_or(Duration::MAX);

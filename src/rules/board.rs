@@ -216,6 +216,15 @@ pub enum Color {
 }
 
 impl Color {
+    /// 0 for black, 1 for white: the index of per-colour arrays (clocks, time used).
+    #[inline]
+    pub const fn index(self) -> usize {
+        match self {
+            Color::Black => 0,
+            Color::White => 1,
+        }
+    }
+
     #[inline]
     pub const fn opposite(self) -> Color {
         match self {

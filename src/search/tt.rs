@@ -191,14 +191,21 @@ impl Table {
     /// (`alpha`, `beta`): an upper bound at or below alpha, a lower bound at or above beta, else exact.
     #[inline]
     pub fn store_result(&mut self, board: &Board, draft: u32, alpha: i32, beta: i32, score: i32, best: u8) {
-        let (lower, upper) = if score <= alpha {
-            (-64, score)
-        } else if score >= beta {
-            (score, 64)
-        } else {
-            (score, score)
-        };
+        let (lower, upper) = bounds(score, alpha, beta);
         self.store(board.player, board.opponent, draft, lower, upper, best);
+    }
+}
+
+/// The bounds a fail-soft `score` in the window (`alpha`, `beta`) gives: an upper bound at or below
+/// alpha, a lower bound at or above beta, else the exact value.
+#[inline(always)]
+pub fn bounds(score: i32, alpha: i32, beta: i32) -> (i32, i32) {
+    if score <= alpha {
+        (-64, score)
+    } else if score >= beta {
+        (score, 64)
+    } else {
+        (score, score)
     }
 }
 

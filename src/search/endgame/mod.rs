@@ -33,7 +33,7 @@ use crate::rules::square::Square;
 use crate::rules::stability::{self, stable_discs};
 use crate::search::api::{Control, Observer};
 use crate::search::ordering::{fastest_first_key, select_next};
-use crate::search::tt::{Table, EXACT, NO_MOVE};
+use crate::search::tt::{bounds, Table, EXACT, NO_MOVE};
 use std::time::{Duration, Instant};
 
 /// The answer of a solve.
@@ -612,13 +612,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let (lower, upper) = if best <= alpha_in {
-            (-64, best)
-        } else if best >= beta_in {
-            (best, 64)
-        } else {
-            (best, best)
-        };
+        let (lower, upper) = bounds(best, alpha_in, beta_in);
         self.table.store(p, o, n, lower, upper, best_move);
         (best, best_move)
     }
