@@ -1,4 +1,4 @@
-//! Learns the pattern evaluation (`src/pattern.rs`) from exactly solved endgame positions.
+//! Learns the pattern evaluation (`src/eval/pattern.rs`) from exactly solved endgame positions.
 //!
 //! `gen`: plays games from the start with a noisy one-ply player until a given number of empties,
 //! then follows the game to its end, solving every position with all its moves' exact scores; each
@@ -10,11 +10,11 @@
 //!
 //! Run by `scripts/train-eval`; see README "Pattern evaluation".
 
-use ebony::board::{Board, Move};
-use ebony::endgame::Solver;
-use ebony::pattern::{self, Weights, INSTANCES, SCALE};
+use ebony::eval::pattern::{self, Weights, INSTANCES, SCALE};
+use ebony::rules::board::{Board, Move};
+use ebony::search::endgame::Solver;
 use ebony::search::Silent;
-use ebony::{eval, Square};
+use ebony::{eval::Evaluator, Square};
 use std::io::{BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
@@ -79,11 +79,11 @@ fn main() -> ExitCode {
 /// A move for the opening part of a game: random one time in three, else the best by one ply of the
 /// hand-made evaluation (so positions look like played games, not random noise).
 fn noisy_move(board: &Board, rng: &mut Rng) -> Square {
-    let squares: Vec<Square> = ebony::square::Squares(board.moves()).collect();
+    let squares: Vec<Square> = ebony::rules::square::Squares(board.moves()).collect();
     if rng.below(3) == 0 {
         return squares[rng.below(squares.len() as u64) as usize];
     }
-    let mut score = |sq: &Square| -eval::evaluate(&board.play(*sq)) * 16 + rng.below(16) as i32;
+    let mut score = |sq: &Square| -Evaluator::default().evaluate(&board.play(*sq)) * 16 + rng.below(16) as i32;
     *squares.iter().max_by_key(|&sq| score(sq)).expect("a position with moves")
 }
 
@@ -146,7 +146,7 @@ fn report_ffo(weights: &Weights) {
     for path in ["tests/data/fforum-1-19.obf", "tests/data/fforum-20-39.obf", "tests/data/fforum-40-59.obf"] {
         text.push_str(&std::fs::read_to_string(path).unwrap_or_default());
     }
-    let Ok(entries) = ebony::obf::parse(&text) else { return };
+    let Ok(entries) = ebony::formats::obf::parse(&text) else { return };
     let order = pattern::move_pair_order(weights, &entries);
     eprintln!("FFO move pairs in the right order: {:.1}%", 100.0 * order);
 }

@@ -1,22 +1,16 @@
-//! ebony: an Othello engine. The library holds the rules, the search and the protocol front ends;
+//! ebony: an Othello engine, in layers that import only downward: `rules` (the game), then `formats`
+//! (position and game files) and `eval` (static evaluations), then `search` (the midgame search and the
+//! exact endgame solver below its API), then `engine` (a game session: game, searcher, options), then
+//! `protocol` (the front ends, which drive an `Engine`) and `cli` (the tools).
 //! `main.rs` only parses the command line and picks one of them.
 
-pub mod bench;
-pub mod board;
-pub mod endgame;
+pub mod cli;
+pub mod engine;
 pub mod eval;
-pub mod game;
-pub mod ggf;
-pub mod movegen;
-pub mod obf;
-pub mod ordering;
-pub mod pattern;
-pub mod perft;
+pub mod formats;
 pub mod protocol;
+pub mod rules;
 pub mod search;
-pub mod square;
-pub mod timeman;
-pub mod tt;
 
-pub use board::{Board, Color, IllegalMove, Move, Position};
-pub use square::Square;
+pub use rules::board::{Board, Color, IllegalMove, Move, Position};
+pub use rules::square::Square;

@@ -2,15 +2,9 @@
 //! run the engine's tools (perft, bench, solve).
 
 use clap::{Parser, Subcommand, ValueEnum};
-use ebony::bench;
-use ebony::board::Position;
-use ebony::ordering::Features;
-use ebony::perft;
+use ebony::cli::{bench, perft, solve};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
-
-mod solve_cli;
 
 #[derive(Parser, Debug)]
 #[command(name = "ebony", version, about = "An Othello engine", long_about = None)]
@@ -77,7 +71,7 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         first_number: usize,
         /// Only these positions, `A` or `A-B`, in the numbering of --first-number.
-        #[arg(long, value_parser = solve_cli::parse_range)]
+        #[arg(long, value_parser = solve::parse_range)]
         range: Option<(usize, usize)>,
     },
 }
@@ -89,87 +83,32 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => run_protocol(cli.protocol, cli.hash),
-        Some(Command::Perft { depth, board, divide }) => run_perft(depth, board.as_deref(), divide),
-        Some(Command::Bench { depth, without }) => run_bench(depth, &without),
-        Some(Command::Solve { file, board, all_moves, wld, first_number, range }) => {
-            solve_cli::run(&solve_cli::SolveArgs {
-                file: file.as_deref(),
-                board: board.as_deref(),
-                all_moves,
-                wld,
-                first_number,
-                range,
-                hash_mb: cli.hash,
-            })
-        }
+        Some(Command::Perft { depth, board, divide }) => perft::run(depth, board.as_deref(), divide),
+        Some(Command::Bench { depth, without }) => bench::print(depth, &without),
+        Some(Command::Solve { file, board, all_moves, wld, first_number, range }) => solve::run(&solve::SolveArgs {
+            file: file.as_deref(),
+            board: board.as_deref(),
+            all_moves,
+            wld,
+            first_number,
+            range,
+            hash_mb: cli.hash,
+        }),
     }
 }
 
 fn run_protocol(kind: ProtocolKind, hash_mb: usize) -> ExitCode {
     log::info!("protocol {kind:?}, hash {hash_mb} MB");
-    match kind {
+    let served = match kind {
         ProtocolKind::Native => ebony::protocol::native::run(hash_mb),
         ProtocolKind::Nboard => ebony::protocol::nboard::run(hash_mb),
         ProtocolKind::Gtp => ebony::protocol::gtp::run(hash_mb),
-    }
-    ExitCode::SUCCESS
-}
-
-fn run_perft(depth: u32, board: Option<&str>, divide: bool) -> ExitCode {
-    let position = match board.map(Position::parse).transpose() {
-        Ok(position) => position.unwrap_or(Position::START),
-        Err(e) => {
-            eprintln!("error: bad board: {e}");
-            return ExitCode::FAILURE;
-        }
     };
-    println!("{position}");
-    println!("{:>5} {:>16} {:>10} {:>14}", "depth", "nodes", "time(s)", "nodes/s");
-    let mut total_nodes = 0u64;
-    let mut total_secs = 0f64;
-    for d in 1..=depth {
-        let start = Instant::now();
-        let nodes = perft::perft(&position.board, d);
-        let secs = start.elapsed().as_secs_f64();
-        total_nodes += nodes;
-        total_secs += secs;
-        println!("{d:>5} {nodes:>16} {secs:>10.3} {:>14.0}", nodes as f64 / secs.max(1e-9));
-    }
-    println!("total {total_nodes:>16} {total_secs:>10.3} {:>14.0}", total_nodes as f64 / total_secs.max(1e-9));
-    if divide && depth > 0 {
-        for (mv, nodes) in perft::divide(&position.board, depth) {
-            match mv {
-                Some(sq) => println!("{sq} {nodes}"),
-                None => println!("pass {nodes}"),
-            }
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot read the standard input: {e}");
+            ExitCode::FAILURE
         }
     }
-    ExitCode::SUCCESS
-}
-
-fn run_bench(depth: u32, without: &[String]) -> ExitCode {
-    let mut features = Features::ALL;
-    for name in without {
-        if !features.disable(name) {
-            eprintln!("error: unknown ordering feature {name:?}: expected one of {}", Features::NAMES.join(", "));
-            return ExitCode::FAILURE;
-        }
-    }
-    let lines = bench::run(depth, features, |l| {
-        let exact = if l.exact { " exact" } else { "" };
-        println!(
-            "{} depth {:>2} score {:>3}{exact:6} nodes {:>11} time {:>8.3}",
-            l.position,
-            l.depth,
-            l.score,
-            l.nodes,
-            l.elapsed.as_secs_f64()
-        );
-    });
-    let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
-    let secs: f64 = lines.iter().map(|l| l.elapsed.as_secs_f64()).sum();
-    println!("nodes {nodes}");
-    println!("time {secs:.3}");
-    println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
-    ExitCode::SUCCESS
 }

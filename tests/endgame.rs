@@ -1,10 +1,10 @@
 //! The exact solver against published FFO scores and against a plain alpha-beta minimax written here.
 
-use ebony::board::{Board, Move, Position};
-use ebony::endgame::Solver;
-use ebony::obf::{self, ObfEntry};
+use ebony::formats::obf::{self, ObfEntry};
+use ebony::rules::board::{Board, Move, Position};
+use ebony::rules::square::{Square, Squares};
+use ebony::search::endgame::Solver;
 use ebony::search::{Control, Observer, Silent};
-use ebony::square::{Square, Squares};
 
 fn load(name: &str) -> Vec<ObfEntry> {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));

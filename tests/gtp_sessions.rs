@@ -5,8 +5,8 @@
 
 mod support;
 
-use ebony::board::{Color, Move};
-use ebony::game::Game;
+use ebony::rules::board::{Color, Move};
+use ebony::rules::game::Game;
 use support::{gui_lines, Engine, Rng};
 
 /// A reply: whether it was `=`, its id, its text (lines joined by `\n`).
@@ -222,6 +222,8 @@ fn errors_ids_and_unchanged_state() {
         ("komi lots", "syntax error"),
         ("time_settings 1 2", "syntax error"),
         ("set_game Go", "unsupported game"),
+        ("ebony-limit depth 0", "depth 0 is not in 1..=60"),
+        ("ebony-limit depth 61", "depth 61 is not in 1..=60"),
     ] {
         let reply = command(&mut engine, line);
         assert!(!reply.ok && reply.text.starts_with(error), "{line}: {reply:?}");

@@ -4,9 +4,9 @@
 
 mod support;
 
-use ebony::board::{Move, Position};
-use ebony::game::Game;
-use ebony::ggf;
+use ebony::formats::ggf;
+use ebony::rules::board::{Move, Position};
+use ebony::rules::game::Game;
 use std::time::Duration;
 use support::{gui_lines, Engine};
 
@@ -210,11 +210,15 @@ fn bad_lines_get_one_status_line_and_change_nothing() {
     engine.send("set depth 2");
     set_game(&mut engine, START_BO, "B[F5]");
     let position = Position::START.try_play(Move::Play("f5".parse().unwrap())).unwrap();
-    for bad in ["set game (;GM[Othello]BO[8 nonsense];)", "move Z9", "move A1", "set depth x", "ping y"] {
+    for bad in ["set game (;GM[Othello]BO[8 nonsense];)", "move Z9", "move A1", "set depth x", "ping y", "hint 0"] {
         engine.send(bad);
         let line = engine.read();
         assert!(line.starts_with("status ebony: "), "{bad}: {line}");
     }
+    engine.send("set depth 0");
+    assert_eq!(engine.read(), "status ebony: set depth: 0 is not in 1..=60");
+    engine.send("hint 0");
+    assert_eq!(engine.read(), "status ebony: hint: 0 is not in 1..=64");
     // Lines NBoard may send that ebony does not use are ignored without a word.
     engine.send("set contempt 0");
     engine.send("remove_tree");

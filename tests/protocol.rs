@@ -3,8 +3,8 @@
 
 mod support;
 
-use ebony::board::{Move, Position};
-use ebony::game::Game;
+use ebony::rules::board::{Move, Position};
+use ebony::rules::game::Game;
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};

@@ -1,9 +1,12 @@
 //! The rules engine against published perft counts and against the slow reference rules.
 
-use ebony::board::{Board, BoardParseError, Color, IllegalMove, Move, Position};
-use ebony::movegen::{self, reference};
-use ebony::perft::{divide, perft};
-use ebony::square::{Square, Squares};
+use ebony::rules::board::{Board, BoardParseError, Color, IllegalMove, Move, Position};
+use ebony::rules::movegen::{self, reference};
+use ebony::rules::perft::{divide, perft};
+use ebony::rules::square::{Square, Squares};
+use support::Rng;
+
+mod support;
 
 /// The published counts, `(depth, nodes)`, from tests/data/perft.txt.
 fn published_counts() -> Vec<(u32, u64)> {
@@ -43,21 +46,10 @@ fn divide_sums_to_perft() {
     assert!(parts.iter().all(|&(_, n)| n == parts[0].1));
 }
 
-/// A small deterministic generator (xorshift64*), so that failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn pick(&mut self, mask: u64) -> Square {
-        let n = mask.count_ones() as u64;
-        Squares(mask).nth((self.next() % n) as usize).unwrap()
-    }
+/// A random square of `mask` (not empty).
+fn pick(rng: &mut Rng, mask: u64) -> Square {
+    let n = mask.count_ones() as usize;
+    Squares(mask).nth(rng.below(n)).unwrap()
 }
 
 /// Random games played to the end, checking the fast generator against the reference at every
@@ -91,7 +83,7 @@ fn fast_rules_match_reference_on_random_games() {
             }
             assert!(!board.is_game_over());
             assert_eq!(board.try_play(Move::Pass), Err(IllegalMove::PassWithMoves));
-            let sq = rng.pick(moves);
+            let sq = pick(&mut rng, moves);
             let next = board.play(sq);
             assert_eq!(next.player & next.opponent, 0);
             assert_eq!(next.player.count_ones() + next.opponent.count_ones(), 65 - board.empty_count());

@@ -1,26 +1,14 @@
 //! The search as a black box: legal moves everywhere, exact scores equal to a plain minimax, table
 //! moves always legal, deterministic node counts, limits and stop obeyed, and `ebony bench`.
 
-use ebony::board::{Board, Move, Position};
-use ebony::search::{Control, Info, Limits, Observer, Searcher, Silent};
-use ebony::square::Squares;
+use ebony::rules::board::{Board, Move, Position};
+use ebony::rules::square::Squares;
+use ebony::search::{Control, Info, Limits, Observer, Searcher, Silent, StopReason};
 use std::process::Command;
+use support::Rng;
+
+mod support;
 use std::time::Duration;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// A random legal move of a non-final position (a pass when there is none).
 fn random_move(board: &Board, rng: &mut Rng) -> Board {
@@ -28,7 +16,7 @@ fn random_move(board: &Board, rng: &mut Rng) -> Board {
     if moves == 0 {
         return board.pass();
     }
-    let k = rng.below(moves.count_ones() as u64) as usize;
+    let k = rng.below(moves.count_ones() as usize);
     board.play(Squares(moves).nth(k).expect("k is below the move count"))
 }
 
@@ -230,10 +218,32 @@ fn stop_and_node_limit_are_obeyed() {
     let r = Searcher::new(4).search(&b, &Limits::Infinite, &mut rec);
     assert_legal(&b, r.best);
     assert!(r.nodes < 10 * ebony::search::POLL_INTERVAL, "{} nodes after stop", r.nodes);
+    assert_eq!(r.stop, StopReason::Stopped);
     let r = Searcher::new(4).search(&b, &Limits::Nodes(5000), &mut Silent);
     assert_legal(&b, r.best);
     assert!(r.nodes <= 5001, "{} nodes", r.nodes);
     assert!(r.depth >= 1);
+    assert_eq!(r.stop, StopReason::Nodes);
+}
+
+#[test]
+fn results_say_why_the_search_stopped() {
+    let b = Position::START.board.play("f5".parse().expect("square"));
+    let mut s = Searcher::new(4);
+    let r = s.search(&b, &Limits::Depth(5), &mut Silent);
+    assert_eq!((r.depth, r.exact, r.stop), (5, false, StopReason::Depth));
+    // A zero budget aborts during the first iteration; the move then comes from the root ordering.
+    let r = s.search(&b, &Limits::MoveTime(Duration::ZERO), &mut Silent);
+    assert_eq!(r.stop, StopReason::Time);
+    assert_legal(&b, r.best);
+    // 10 empties at depth 10: the solver answers.
+    let mut rng = Rng(0x5EED);
+    let endgame = std::iter::repeat_with(|| random_position(10, &mut rng)).flatten().find(|b| b.moves() != 0);
+    let endgame = endgame.expect("a random game reaches 10 empties");
+    let r = s.search(&endgame, &Limits::Depth(10), &mut Silent);
+    assert_eq!((r.exact, r.stop), (true, StopReason::Solved));
+    let over = Board::new(u64::MAX, 0);
+    assert_eq!(s.search(&over, &Limits::Depth(3), &mut Silent).stop, StopReason::Solved);
 }
 
 #[test]
@@ -261,6 +271,11 @@ fn bench_prints_a_deterministic_node_count() {
         let text = String::from_utf8(out.stdout).expect("utf-8");
         let nodes = text.lines().find_map(|l| l.strip_prefix("nodes ")).expect("a nodes line").to_string();
         assert!(text.lines().any(|l| l.starts_with("nps ")));
+        // The endgame positions are solved whatever the depth: FFO #21-#24's scores, exact.
+        let exact: Vec<&str> = text.lines().filter(|l| l.contains(" exact ")).collect();
+        let solved: Vec<&str> =
+            exact[exact.len() - 4..].iter().map(|l| l.split_whitespace().nth(5).unwrap_or("")).collect();
+        assert_eq!(solved, ["0", "2", "4", "0"], "{text}");
         nodes
     };
     let first = run();
@@ -302,4 +317,24 @@ fn exact_searches_of_mid_sized_endgames_play_legal_moves() {
         assert!(r.best != Move::Pass, "pass with moves on {b:?}");
         checked += 1;
     }
+}
+
+#[test]
+fn the_midgame_uses_the_exact_entries_the_solver_stored() {
+    let mut rng = Rng(0xE7AC7);
+    let board = std::iter::repeat_with(|| random_position(16, &mut rng)).flatten().find(|b| b.moves() != 0);
+    let board = board.expect("a random game reaches 16 empties");
+    // A solve runs a 4-ply search first (its fallback answer), then the solver on the same table.
+    let mut solved = Searcher::new(4);
+    assert_eq!(solved.search(&board, &Limits::Depth(16), &mut Silent).stop, StopReason::Solved);
+    let mut shallow = Searcher::new(4);
+    shallow.search(&board, &Limits::Depth(4), &mut Silent);
+    let after_solve = solved.search(&board, &Limits::Depth(6), &mut Silent);
+    let after_shallow = shallow.search(&board, &Limits::Depth(6), &mut Silent);
+    assert!(
+        after_solve.nodes < after_shallow.nodes,
+        "depth 6 after the solve took {} nodes, after the 4-ply search alone {}",
+        after_solve.nodes,
+        after_shallow.nodes
+    );
 }

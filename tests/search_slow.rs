@@ -1,21 +1,13 @@
 //! Slow search checks, `#[ignore]`d and run by scripts: time-limit overshoot statistics
 //! (`scripts/search-timing`) and strength matches (`scripts/search-strength`).
 
-use ebony::board::{Board, Move};
+use ebony::rules::board::{Board, Move};
+use ebony::rules::square::Squares;
 use ebony::search::{Limits, Searcher, Silent};
-use ebony::square::Squares;
 use std::time::{Duration, Instant};
+use support::Rng;
 
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
+mod support;
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -29,7 +21,7 @@ fn openings(count: usize, plies: u32, seed: u64) -> Vec<Board> {
         let mut b = Board::START;
         for _ in 0..plies {
             let moves = b.moves();
-            let k = rng.below(moves.count_ones() as u64) as usize;
+            let k = rng.below(moves.count_ones() as usize);
             b = b.play(Squares(moves).nth(k).expect("k below the move count"));
         }
         if !out.contains(&b) {
@@ -49,7 +41,7 @@ fn play(start: Board, players: &mut [&mut dyn FnMut(&Board) -> Move; 2]) -> i32 
         b = b.try_play(mv).unwrap_or_else(|e| {
             panic!(
                 "illegal {mv:?} by player {turn} on {}: {e}",
-                ebony::board::Position { board: b, side: ebony::board::Color::Black }
+                ebony::rules::board::Position { board: b, side: ebony::rules::board::Color::Black }
             )
         });
         turn ^= 1;

@@ -6,7 +6,7 @@
 --delay MS thinks that long per move; --pidfile FILE records its process id.
 MODE (from the N-th move it is asked for, counted per process, default 1): good, illegal (an occupied
 square), pass (claims a pass while it has moves), garbage (prints nonsense instead of a move), hang (never
-answers), crash (exits with status 3), slow (answers after 2.5 s), badstart (exits before the handshake).
+answers), crash (exits with status 3), slow (answers after 1.2 s), badstart (exits before the handshake).
 """
 
 import argparse
@@ -55,7 +55,7 @@ class Brain:
         if mode == "crash":
             sys.exit(3)
         if mode == "slow":
-            time.sleep(2.5)
+            time.sleep(1.2)
         time.sleep(self.args.delay / 1000)
         if not legal:
             return "pass"

@@ -111,8 +111,9 @@ class Adjudication(Run):
         "slow": ("time", "in time"),
     }
 
-    # Generous for the good engine even on a loaded machine, short of the slow mode's 2.5 s.
-    def check(self, mode, proto, extra=("--movetime", "1000", "--margin", "200")):
+    # Generous for the good engine (it answers in milliseconds) even on a loaded machine, and well
+    # short of the slow mode's 1.2 s, so that a hang or a slow answer costs half a second, not more.
+    def check(self, mode, proto, extra=("--movetime", "400", "--margin", "150")):
         out = os.path.join(self.dir, f"{mode}-{proto}")
         self.match(fake("--style greedy", proto=proto, name="good"),
                    fake("--mode", mode, "--after", "3", proto=proto, name="bad"),

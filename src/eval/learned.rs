@@ -14,7 +14,7 @@
 //! Weights are 16-bit, in 1/[`SCALE`] disc. The phase is the number of empties in steps of
 //! [`PHASE_WIDTH`]; neighbouring phases are tied in the fit so that the estimate moves smoothly.
 
-use crate::movegen;
+use crate::rules::movegen;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -167,23 +167,23 @@ fn layout() -> &'static Layout {
             let mut seen: Vec<u64> = Vec::new();
             for k in 0..8 {
                 // The board square that symmetry k maps onto each canonical square, in digit order.
-                let sources: Vec<u8> = squares
-                    .iter()
-                    .map(|&c| (0..64u8).find(|&q| symmetry(k, 1 << q) == 1 << c).unwrap_or(0))
-                    .collect();
+                let sources: Vec<u8> =
+                    squares.iter().map(|&c| (0..64u8).find(|&q| symmetry(k, 1 << q) == 1 << c).unwrap_or(0)).collect();
                 let region = sources.iter().fold(0u64, |r, &q| r | 1 << q);
                 if seen.contains(&region) {
                     continue;
                 }
                 seen.push(region);
                 // Digit i is bit `rank[i]` of the pext of the region.
-                let rank: Vec<usize> = sources.iter().map(|&q| (region & ((1u64 << q) - 1)).count_ones() as usize).collect();
+                let rank: Vec<usize> =
+                    sources.iter().map(|&q| (region & ((1u64 << q) - 1)).count_ones() as usize).collect();
                 let start = match tables.iter().find(|(r, _)| *r == rank) {
                     Some(&(_, start)) => start,
                     None => {
                         let start = digits.len() as u32;
                         for bits in 0..1usize << squares.len() {
-                            let value: u32 = rank.iter().enumerate().map(|(i, &r)| ((bits >> r) as u32 & 1) * POW3[i]).sum();
+                            let value: u32 =
+                                rank.iter().enumerate().map(|(i, &r)| ((bits >> r) as u32 & 1) * POW3[i]).sum();
                             digits.push(value as u16);
                         }
                         tables.push((rank, start));
@@ -233,7 +233,8 @@ fn extract(b: u64, mask: u64) -> u64 {
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
-const QUADRANTS: [u64; 4] = [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
+const QUADRANTS: [u64; 4] =
+    [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
 
 /// The squares next to a disc of `x` in any of the eight directions.
 #[inline(always)]
@@ -321,7 +322,10 @@ pub enum WeightsError {
     Version(u32),
     /// Made for other features or phases than this build's.
     Layout,
-    Size { expected: usize, found: usize },
+    Size {
+        expected: usize,
+        found: usize,
+    },
     Checksum,
 }
 
@@ -366,8 +370,15 @@ fn layout_fingerprint() -> u64 {
 }
 
 /// A weight set: `PHASES` tables of `phase_size()` weights.
+#[derive(PartialEq, Eq)]
 pub struct Weights {
     values: Box<[i16]>,
+}
+
+impl fmt::Debug for Weights {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Weights({:016x})", self.checksum())
+    }
 }
 
 impl Weights {
@@ -499,7 +510,9 @@ mod tests {
         for squares in SHAPES {
             let mut seen = Vec::new();
             for k in 0..8 {
-                let region = (0..64).filter(|&s| squares.contains(&((symmetry(k, 1u64 << s)).trailing_zeros() as u8))).fold(0u64, |r, s| r | 1 << s);
+                let region = (0..64)
+                    .filter(|&s| squares.contains(&((symmetry(k, 1u64 << s)).trailing_zeros() as u8)))
+                    .fold(0u64, |r, s| r | 1 << s);
                 if seen.contains(&region) {
                     continue;
                 }
@@ -572,7 +585,10 @@ mod tests {
         let mut damaged = bytes.clone();
         damaged[HEADER + 1000] ^= 1;
         assert_eq!(Weights::from_bytes(&damaged).err(), Some(WeightsError::Checksum));
-        assert_eq!(Weights::from_bytes(&bytes[..bytes.len() - 2]).err().map(|e| matches!(e, WeightsError::Size { .. })), Some(true));
+        assert_eq!(
+            Weights::from_bytes(&bytes[..bytes.len() - 2]).err().map(|e| matches!(e, WeightsError::Size { .. })),
+            Some(true)
+        );
         assert_eq!(Weights::from_bytes(b"EBPW\0\0").err(), Some(WeightsError::NotAWeightFile));
         let mut other = bytes.clone();
         other[4] = 9;

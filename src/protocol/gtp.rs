@@ -1,21 +1,20 @@
 //! The Go Text Protocol (version 2) for Othello, as Quarry and GoGui speak it: a thin adapter from GTP
-//! commands to the game layer and the searcher. Passes a GUI leaves out are played implicitly.
+//! commands to the game session ([`Engine`]). Passes a GUI leaves out are played implicitly.
 
-use crate::board::{Color, Move, Position};
-use crate::game::Game;
+use crate::engine::{Engine, CLOCK_MARGIN};
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
-use crate::search::{Control, Limits, Observer, Searcher};
-use crate::square::Square;
-use std::fmt::Write as _;
+use crate::rules::board::{Color, IllegalMove, Move, Notation};
+use crate::rules::game::Game;
+use crate::rules::square::Square;
+use crate::search::{Control, Limits, Observer};
+use std::fmt::{self, Write as _};
 use std::io::Write;
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 /// What `genmove` thinks with until the GUI sets a clock (or `ebony-limit` sets another limit).
 pub const DEFAULT_LIMIT: Limits = Limits::MoveTime(Duration::from_secs(1));
-/// Kept off the GUI's clock for the pipe and the GUI's own bookkeeping.
-const CLOCK_MARGIN: Duration = Duration::from_millis(200);
 
 /// The commands, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -48,7 +47,77 @@ pub const COMMANDS: &[&str] = &[
 ];
 
 /// A reply: `Ok` is rendered `=[id] text`, `Err` `?[id] text`, each followed by a blank line.
-type Reply = Result<String, String>;
+type Reply = Result<String, GtpError>;
+
+/// Why a GTP command failed: the text after `?` in the reply.
+#[derive(Clone, PartialEq, Debug)]
+pub enum GtpError {
+    MissingArgument(&'static str),
+    BadArgument {
+        what: &'static str,
+        text: String,
+    },
+    /// A number outside what the command takes: refused, never clamped.
+    OutOfRange {
+        what: &'static str,
+        value: u64,
+        min: u64,
+        max: u64,
+    },
+    BadTime(f64),
+    ExpectedLimit,
+    UnacceptableSize,
+    /// `play`: the move cannot be played.
+    Illegal(Refusal),
+    /// `genmove`: the colour asked for cannot move now.
+    CannotMove(Refusal),
+    CannotUndo,
+    UnsupportedGame,
+    NotOver,
+    UnknownCommand,
+    LineTooLong(usize),
+}
+
+/// Why a colour cannot play now.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Refusal {
+    Rules(IllegalMove),
+    GameOver,
+    NotToMove(Color),
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Rules(e) => write!(f, "{e}"),
+            Refusal::GameOver => f.write_str("the game is over"),
+            Refusal::NotToMove(side) => write!(f, "{side} to move"),
+        }
+    }
+}
+
+impl fmt::Display for GtpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GtpError::MissingArgument(what) => write!(f, "syntax error: missing {what}"),
+            GtpError::BadArgument { what, text } => write!(f, "syntax error: bad {what} {text:?}"),
+            GtpError::OutOfRange { what, value, min, max } => write!(f, "{what} {value} is not in {min}..={max}"),
+            GtpError::BadTime(seconds) => write!(f, "syntax error: bad time {seconds}"),
+            GtpError::ExpectedLimit => f.write_str("syntax error: expected depth N, time MS or nodes N"),
+            GtpError::UnacceptableSize => f.write_str("unacceptable size"),
+            GtpError::Illegal(refusal) => write!(f, "illegal move: {refusal}"),
+            GtpError::CannotMove(refusal) => write!(f, "cannot move: {refusal}"),
+            GtpError::CannotUndo => f.write_str("cannot undo"),
+            GtpError::UnsupportedGame => f.write_str("unsupported game"),
+            GtpError::NotOver => f.write_str("cannot score: the game is not over"),
+            GtpError::UnknownCommand => f.write_str("unknown command"),
+            GtpError::LineTooLong(length) => write!(f, "line too long: {length} bytes"),
+        }
+    }
+}
+
+/// Deepest `ebony-limit depth` taken: a whole game.
+pub const MAX_DEPTH: u32 = 60;
 
 /// One command line after GTP's preprocessing: an optional id, the name, the arguments.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -79,8 +148,8 @@ pub fn split_line(raw: &str) -> Option<Line> {
 /// Renders a reply with its id and the closing blank line.
 pub fn render(id: Option<u64>, reply: &Reply) -> String {
     let (mark, text) = match reply {
-        Ok(text) => ('=', text),
-        Err(text) => ('?', text),
+        Ok(text) => ('=', text.clone()),
+        Err(e) => ('?', e.to_string()),
     };
     let id = id.map_or(String::new(), |id| id.to_string());
     if text.is_empty() {
@@ -90,31 +159,31 @@ pub fn render(id: Option<u64>, reply: &Reply) -> String {
     }
 }
 
-fn parse_color(text: &str) -> Result<Color, String> {
+fn bad(what: &'static str, text: &str) -> GtpError {
+    GtpError::BadArgument { what, text: text.to_string() }
+}
+
+fn parse_color(text: Option<&str>) -> Result<Color, GtpError> {
+    let text = text.ok_or(GtpError::MissingArgument("color"))?;
     match text.to_ascii_lowercase().as_str() {
         "b" | "black" => Ok(Color::Black),
         "w" | "white" => Ok(Color::White),
-        _ => Err(format!("syntax error: bad color {text:?}")),
+        _ => Err(bad("color", text)),
     }
 }
 
-fn parse_vertex(text: &str) -> Result<Move, String> {
-    if text.eq_ignore_ascii_case("pass") {
-        return Ok(Move::Pass);
-    }
-    text.parse::<Square>().map(Move::Play).map_err(|_| format!("syntax error: bad vertex {text:?}"))
+fn parse_vertex(text: Option<&str>) -> Result<Move, GtpError> {
+    let text = text.ok_or(GtpError::MissingArgument("vertex"))?;
+    Move::parse(text).map_err(|_| bad("vertex", text))
 }
 
 fn vertex(mv: Move) -> String {
-    match mv {
-        Move::Play(sq) => sq.to_string().to_uppercase(),
-        Move::Pass => "pass".to_string(),
-    }
+    Notation::GTP.text(mv).to_string()
 }
 
-fn arg<T: std::str::FromStr>(args: &[String], i: usize, what: &str) -> Result<T, String> {
-    let text = args.get(i).ok_or(format!("syntax error: missing {what}"))?;
-    text.parse().map_err(|_| format!("syntax error: bad {what} {text:?}"))
+fn arg<T: std::str::FromStr>(args: &[String], i: usize, what: &'static str) -> Result<T, GtpError> {
+    let text = args.get(i).ok_or(GtpError::MissingArgument(what))?;
+    text.parse().map_err(|_| bad(what, text))
 }
 
 /// The GTP time system (Canadian byo-yomi) and the clock the GUI last reported for each colour.
@@ -134,7 +203,7 @@ impl TimeControl {
 
     /// The clock for `color` as the searcher's limits.
     fn limits(&self, color: Color) -> Limits {
-        let (left, stones) = self.left[index(color)].unwrap_or(if self.main.is_zero() {
+        let (left, stones) = self.left[color.index()].unwrap_or(if self.main.is_zero() {
             (self.byo_yomi, self.stones)
         } else {
             (self.main, 0)
@@ -150,22 +219,15 @@ impl TimeControl {
     }
 }
 
-fn index(color: Color) -> usize {
-    match color {
-        Color::Black => 0,
-        Color::White => 1,
-    }
-}
-
 /// Runs GTP on stdin/stdout until `quit` or end of input.
-pub fn run(hash_mb: usize) {
-    Gtp::new(io::spawn_stdin_reader(), Output::stdout(), hash_mb).run();
+pub fn run(hash_mb: usize) -> std::io::Result<()> {
+    Gtp::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb).run();
+    Ok(())
 }
 
 /// The GTP engine state.
 pub struct Gtp<W: Write> {
-    game: Game,
-    searcher: Searcher,
+    engine: Engine,
     inbox: Inbox,
     out: Output<W>,
     /// The game length before each `play`/`genmove`, so `undo` also takes back the implicit passes.
@@ -184,15 +246,14 @@ impl<W: Write> Frontend for Gtp<W> {
     }
 
     fn too_long(&mut self, length: usize) {
-        self.out.line(render(None, &Err(format!("line too long: {length} bytes"))));
+        self.out.line(render(None, &Err(GtpError::LineTooLong(length))));
     }
 }
 
 impl<W: Write> Gtp<W> {
     pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize) -> Gtp<W> {
         Gtp {
-            game: Game::default(),
-            searcher: Searcher::new(hash_mb),
+            engine: Engine::new(hash_mb),
             inbox: Inbox::new(input),
             out,
             marks: Vec::new(),
@@ -230,12 +291,11 @@ impl<W: Write> Gtp<W> {
             "list_commands" => Ok(COMMANDS.join("\n")),
             "boardsize" => arg::<u32>(args, 0, "size").and_then(|size| match size {
                 8 => Ok(String::new()),
-                _ => Err("unacceptable size".into()),
+                _ => Err(GtpError::UnacceptableSize),
             }),
             "clear_board" => {
-                self.game = Game::default();
+                self.engine.new_game(Game::default());
                 self.marks.clear();
-                self.searcher.new_game();
                 Ok(String::new())
             }
             // Othello has no komi: accepted and ignored.
@@ -243,12 +303,12 @@ impl<W: Write> Gtp<W> {
             "play" => self.play(args),
             "undo" => match self.marks.pop() {
                 Some(length) => {
-                    while self.game.moves().len() > length {
-                        self.game.undo();
+                    while self.engine.game().moves().len() > length {
+                        self.engine.undo();
                     }
                     Ok(String::new())
                 }
-                None => Err("cannot undo".into()),
+                None => Err(GtpError::CannotUndo),
             },
             "time_settings" => self.time_settings(args),
             "time_left" => self.time_left(args),
@@ -259,15 +319,22 @@ impl<W: Write> Gtp<W> {
                 Some(game) if game.eq_ignore_ascii_case("othello") || game.eq_ignore_ascii_case("reversi") => {
                     Ok(String::new())
                 }
-                _ => Err("unsupported game".into()),
+                _ => Err(GtpError::UnsupportedGame),
             },
             "gogui-rules_game_id" => Ok("Othello".into()),
             "gogui-rules_board_size" => Ok("8".into()),
             "gogui-rules_board" => Ok(self.rules_board()),
-            "gogui-rules_legal_moves" => {
-                Ok(self.game.position().board.legal_moves().into_iter().map(vertex).collect::<Vec<_>>().join(" "))
-            }
-            "gogui-rules_side_to_move" => Ok(self.game.position().side.name().into()),
+            "gogui-rules_legal_moves" => Ok(self
+                .engine
+                .game()
+                .position()
+                .board
+                .legal_moves()
+                .into_iter()
+                .map(vertex)
+                .collect::<Vec<_>>()
+                .join(" ")),
+            "gogui-rules_side_to_move" => Ok(self.engine.game().position().side.name().into()),
             "gogui-rules_final_result" => Ok(match self.black_score() {
                 None => "unknown".into(),
                 Some(0) => "draw".into(),
@@ -275,61 +342,61 @@ impl<W: Write> Gtp<W> {
                 Some(_) => "white".into(),
             }),
             "ebony-limit" => self.set_limit(args),
-            "" => Err("syntax error: missing command".into()),
-            _ => Err("unknown command".into()),
+            "" => Err(GtpError::MissingArgument("command")),
+            _ => Err(GtpError::UnknownCommand),
         };
         (reply, Flow::Continue)
     }
 
     /// Passes the side to move when it must pass and `color` is the other side: the GUIs send the
     /// next move of the side that can move and leave the pass out.
-    fn pass_until(game: &mut Game, color: Color) -> Result<(), String> {
+    fn pass_until(game: &mut Game, color: Color) -> Result<(), Refusal> {
         let position = game.position();
         if position.side == color {
             return Ok(());
         }
         if position.board.moves() == 0 && !position.board.is_game_over() {
-            return game.play(Move::Pass).map_err(|e| format!("illegal move: {e}"));
+            return game.play(Move::Pass).map_err(Refusal::Rules);
         }
         if position.board.is_game_over() {
-            return Err("illegal move: the game is over".into());
+            return Err(Refusal::GameOver);
         }
-        Err(format!("illegal move: {} to move", position.side))
+        Err(Refusal::NotToMove(position.side))
     }
 
     fn play(&mut self, args: &[String]) -> Reply {
-        let color = parse_color(args.first().ok_or("syntax error: missing color")?)?;
-        let mv = parse_vertex(args.get(1).ok_or("syntax error: missing vertex")?)?;
-        let mut trial = self.game.clone();
+        let color = parse_color(args.first().map(String::as_str))?;
+        let mv = parse_vertex(args.get(1).map(String::as_str))?;
+        let mut trial = self.engine.game().clone();
         let length = trial.moves().len();
         if mv != Move::Pass || trial.position().side != color {
-            Self::pass_until(&mut trial, color)?;
+            Self::pass_until(&mut trial, color).map_err(GtpError::Illegal)?;
         }
-        trial.play(mv).map_err(|e| format!("illegal move: {e}"))?;
-        self.game = trial;
+        trial.play(mv).map_err(|e| GtpError::Illegal(Refusal::Rules(e)))?;
+        self.engine.continue_game(trial);
         self.marks.push(length);
         Ok(String::new())
     }
 
     fn genmove(&mut self, args: &[String], commit: bool) -> Reply {
-        let color = parse_color(args.first().ok_or("syntax error: missing color")?)?;
-        let mut trial = self.game.clone();
+        let color = parse_color(args.first().map(String::as_str))?;
+        let mut trial = self.engine.game().clone();
         let length = trial.moves().len();
         if trial.position().side != color && trial.position().board.is_game_over() {
             return Ok("pass".into());
         }
-        Self::pass_until(&mut trial, color).map_err(|e| e.replace("illegal move", "cannot move"))?;
+        Self::pass_until(&mut trial, color).map_err(GtpError::CannotMove)?;
         let board = trial.position().board;
         let mv = if board.moves() == 0 {
             Move::Pass
         } else {
             let limits = if self.time.timed() { self.time.limits(color) } else { self.limit };
-            self.searcher.search(&board, &limits, &mut Watch { inbox: &mut self.inbox, quit: false }).best
+            self.engine.search(&board, &limits, &mut Watch { inbox: &mut self.inbox, quit: false }).best
         };
         if commit {
             // A pass at the end of the game is the answer, not a move to record.
             if trial.play(mv).is_ok() || mv == Move::Pass {
-                self.game = trial;
+                self.engine.continue_game(trial);
                 self.marks.push(length);
             }
         }
@@ -350,11 +417,11 @@ impl<W: Write> Gtp<W> {
     }
 
     fn time_left(&mut self, args: &[String]) -> Reply {
-        let color = parse_color(args.first().ok_or("syntax error: missing color")?)?;
+        let color = parse_color(args.first().map(String::as_str))?;
         let seconds: f64 = arg(args, 1, "time")?;
         let stones: u32 = arg(args, 2, "stones")?;
-        let left = Duration::try_from_secs_f64(seconds).map_err(|_| format!("syntax error: bad time {seconds}"))?;
-        self.time.left[index(color)] = Some((left, stones));
+        let left = Duration::try_from_secs_f64(seconds).map_err(|_| GtpError::BadTime(seconds))?;
+        self.time.left[color.index()] = Some((left, stones));
         Ok(String::new())
     }
 
@@ -363,10 +430,20 @@ impl<W: Write> Gtp<W> {
     fn set_limit(&mut self, args: &[String]) -> Reply {
         let what = args.first().map(String::as_str).unwrap_or("");
         self.limit = match what {
-            "depth" => Limits::Depth(arg::<u32>(args, 1, "depth")?.clamp(1, 60)),
+            "depth" => match arg::<u32>(args, 1, "depth")? {
+                depth @ 1..=MAX_DEPTH => Limits::Depth(depth),
+                depth => {
+                    return Err(GtpError::OutOfRange {
+                        what: "depth",
+                        value: depth.into(),
+                        min: 1,
+                        max: MAX_DEPTH.into(),
+                    })
+                }
+            },
             "time" => Limits::MoveTime(Duration::from_millis(arg(args, 1, "milliseconds")?)),
             "nodes" => Limits::Nodes(arg(args, 1, "nodes")?),
-            _ => return Err("syntax error: expected depth N, time MS or nodes N".into()),
+            _ => return Err(GtpError::ExpectedLimit),
         };
         // An explicit limit wins over the GUI's clock.
         self.time = TimeControl::default();
@@ -375,7 +452,7 @@ impl<W: Write> Gtp<W> {
 
     /// The final disc difference for black when the game is over.
     fn black_score(&self) -> Option<i32> {
-        let position = self.game.position();
+        let position = self.engine.game().position();
         if !position.board.is_game_over() {
             return None;
         }
@@ -385,7 +462,7 @@ impl<W: Write> Gtp<W> {
 
     fn final_score(&self) -> Reply {
         match self.black_score() {
-            None => Err("cannot score: the game is not over".into()),
+            None => Err(GtpError::NotOver),
             Some(0) => Ok("0".into()),
             Some(s) if s > 0 => Ok(format!("B+{s}")),
             Some(s) => Ok(format!("W+{}", -s)),
@@ -394,19 +471,12 @@ impl<W: Write> Gtp<W> {
 
     /// A board picture for `showboard`, starting on a new line as GTP engines do.
     fn showboard(&self) -> String {
-        let position = self.game.position();
-        let mut text = String::from("\n   A B C D E F G H");
-        for rank in 0..8u8 {
-            let _ = write!(text, "\n{} ", rank + 1);
-            for file in 0..8u8 {
-                let symbol = disc(position, file, rank);
-                let _ = write!(text, " {symbol}");
-            }
-            let _ = write!(text, " {}", rank + 1);
-        }
+        let position = self.engine.game().position();
+        // GTP engines start the picture on a new line.
+        let mut text = format!("\n{}", position.diagram(true, '.', 2).join("\n"));
         let _ = write!(
             text,
-            "\n   A B C D E F G H\nblack X {} white O {}, {} to move",
+            "\nblack X {} white O {}, {} to move",
             position.black().count_ones(),
             position.white().count_ones(),
             position.side
@@ -416,18 +486,17 @@ impl<W: Write> Gtp<W> {
 
     /// The board for GoGui: one row a line, the highest row number first, `X`, `O` and `.`.
     fn rules_board(&self) -> String {
-        let position = self.game.position();
-        let rows: Vec<String> =
-            (0..8u8).rev().map(|rank| (0..8u8).map(|file| disc(position, file, rank)).collect()).collect();
+        let position = self.engine.game().position();
+        let rows: Vec<String> = (0..8u8)
+            .rev()
+            .map(|rank| {
+                (0..8u8)
+                    .filter_map(|file| Square::from_file_rank(file, rank))
+                    .map(|sq| position.symbol_at(sq, '.'))
+                    .collect()
+            })
+            .collect();
         rows.join("\n")
-    }
-}
-
-fn disc(position: &Position, file: u8, rank: u8) -> char {
-    match Square::from_file_rank(file, rank).and_then(|sq| position.color_at(sq)) {
-        Some(Color::Black) => 'X',
-        Some(Color::White) => 'O',
-        None => '.',
     }
 }
 
@@ -452,6 +521,7 @@ impl Observer for Watch<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 
@@ -468,18 +538,18 @@ mod tests {
     fn replies_carry_ids_and_end_with_a_blank_line() {
         assert_eq!(render(Some(3), &Ok("D3".into())), "=3 D3\n");
         assert_eq!(render(None, &Ok(String::new())), "=\n");
-        assert_eq!(render(Some(7), &Err("illegal move".into())), "?7 illegal move\n");
+        assert_eq!(render(Some(7), &Err(GtpError::UnknownCommand)), "?7 unknown command\n");
     }
 
     #[test]
     fn colors_and_vertices() {
-        assert_eq!(parse_color("B"), Ok(Color::Black));
-        assert_eq!(parse_color("White"), Ok(Color::White));
-        assert!(parse_color("red").is_err());
-        assert_eq!(parse_vertex("PASS"), Ok(Move::Pass));
-        assert_eq!(parse_vertex("f5"), parse_vertex("F5"));
-        assert!(parse_vertex("i9").is_err());
-        assert_eq!(vertex(parse_vertex("d3").unwrap()), "D3");
+        assert_eq!(parse_color(Some("B")), Ok(Color::Black));
+        assert_eq!(parse_color(Some("White")), Ok(Color::White));
+        assert!(parse_color(Some("red")).is_err());
+        assert_eq!(parse_vertex(Some("PASS")), Ok(Move::Pass));
+        assert_eq!(parse_vertex(Some("f5")), parse_vertex(Some("F5")));
+        assert!(parse_vertex(Some("i9")).is_err());
+        assert_eq!(vertex(parse_vertex(Some("d3")).unwrap()), "D3");
     }
 
     #[test]

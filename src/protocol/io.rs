@@ -20,23 +20,21 @@ pub enum Input {
 }
 
 /// Reads `reader` line by line on its own thread until end of input, which it sends as `Input::Eof`.
-pub fn spawn_reader<R: BufRead + Send + 'static>(mut reader: R) -> Receiver<Input> {
+/// Fails only when the thread cannot be started.
+pub fn spawn_reader<R: BufRead + Send + 'static>(mut reader: R) -> io::Result<Receiver<Input>> {
     let (tx, rx) = mpsc::channel();
-    thread::Builder::new()
-        .name("stdin".into())
-        .spawn(move || loop {
-            let input = read_line(&mut reader);
-            let eof = input == Input::Eof;
-            if tx.send(input).is_err() || eof {
-                break;
-            }
-        })
-        .expect("spawning the stdin reader thread");
-    rx
+    thread::Builder::new().name("stdin".into()).spawn(move || loop {
+        let input = read_line(&mut reader);
+        let eof = input == Input::Eof;
+        if tx.send(input).is_err() || eof {
+            break;
+        }
+    })?;
+    Ok(rx)
 }
 
 /// Reads the standard input on its own thread.
-pub fn spawn_stdin_reader() -> Receiver<Input> {
+pub fn spawn_stdin_reader() -> io::Result<Receiver<Input>> {
     spawn_reader(io::BufReader::new(io::stdin()))
 }
 
@@ -114,6 +112,7 @@ impl<W: Write> Output<W> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

@@ -1,5 +1,5 @@
-//! The native line protocol's engine loop (protocol.md is its contract): owns the game and the
-//! searcher, reads lines from the reader thread's channel, runs each `go` on this thread while the
+//! The native line protocol's loop (protocol.md is its contract): drives a game session ([`Engine`]),
+//! reads lines from the reader thread's channel, runs each `go` on this thread while the
 //! search's observer answers `stop`, `isready`, `ping` and `quit` from the same channel and queues
 //! every other line until the search is over, so replies always come in the order of the input.
 
@@ -7,35 +7,34 @@
 // ways to panic are refused outright (tests excepted).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use crate::board::{Color, Move, Position};
-use crate::eval;
-use crate::game::Game;
+use crate::engine::Engine;
 use crate::protocol::inbox::{serve, Arrival, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
 use crate::protocol::parser::{self, Command, COMMANDS};
-use crate::search::{Control, Info, Limits, Observer, Searcher};
-use crate::square::Square;
-use std::fmt::{self, Write as _};
+use crate::rules::board::{Color, Move, Position};
+use crate::rules::game::Game;
+use crate::search::{Control, Info, Limits, Observer};
+use std::fmt;
 use std::io::Write;
 use std::sync::mpsc::Receiver;
 
 /// Runs the native protocol on stdin/stdout until `quit` or end of input.
-pub fn run(hash_mb: usize) {
-    Engine::new(io::spawn_stdin_reader(), Output::stdout(), hash_mb).run();
+pub fn run(hash_mb: usize) -> std::io::Result<()> {
+    Native::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb).run();
+    Ok(())
 }
 
-/// The protocol state: the game record, the searcher, the input channel and the one output writer.
-pub struct Engine<W: Write> {
-    game: Game,
-    searcher: Searcher,
+/// The protocol state: the session, the input channel and the one output writer.
+pub struct Native<W: Write> {
+    engine: Engine,
     /// Input read during a search and not answered then runs before the channel's.
     inbox: Inbox,
     out: Output<W>,
 }
 
-impl<W: Write> Engine<W> {
-    pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize) -> Engine<W> {
-        Engine { game: Game::default(), searcher: Searcher::new(hash_mb), inbox: Inbox::new(input), out }
+impl<W: Write> Native<W> {
+    pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize) -> Native<W> {
+        Native { engine: Engine::new(hash_mb), inbox: Inbox::new(input), out }
     }
 
     /// Answers lines until `quit` or end of input.
@@ -49,7 +48,7 @@ impl<W: Write> Engine<W> {
     }
 }
 
-impl<W: Write> Frontend for Engine<W> {
+impl<W: Write> Frontend for Native<W> {
     fn inbox(&mut self) -> &mut Inbox {
         &mut self.inbox
     }
@@ -71,14 +70,14 @@ impl<W: Write> Frontend for Engine<W> {
     }
 }
 
-impl<W: Write> Engine<W> {
+impl<W: Write> Native<W> {
     fn execute(&mut self, command: Command) -> Flow {
         match command {
             Command::New => self.set_game(Game::default()),
             Command::SetBoard(position) => self.set_game(Game::new(position)),
             Command::Move(moves) => self.play(&moves),
             Command::Undo(count) => self.undo(count),
-            Command::Moves => self.out.line(MoveList("moves", &self.game.moves().collect::<Vec<_>>())),
+            Command::Moves => self.out.line(MoveList("moves", &self.engine.game().moves().collect::<Vec<_>>())),
             Command::Go(limits) => return self.go(&limits),
             // Nothing to stop: a `stop` that crosses the `bestmove` on the wire is normal, not an error.
             Command::Stop => {}
@@ -86,8 +85,8 @@ impl<W: Write> Engine<W> {
             Command::Ping(n) => self.out.line(format_args!("pong {n}")),
             Command::Quit => return Flow::Exit,
             Command::Show => self.show(),
-            Command::Eval => self.out.line(format_args!("eval {}", eval::evaluate(&self.game.position().board))),
-            Command::SetHash(mb) => self.searcher.set_hash_mb(mb),
+            Command::Eval => self.out.line(format_args!("eval {}", self.engine.evaluate())),
+            Command::SetHash(mb) => self.engine.set_hash_mb(mb),
             Command::Help => {
                 for spec in COMMANDS {
                     self.out.line(format_args!("{:<28} {}", spec.usage(), spec.help));
@@ -98,16 +97,15 @@ impl<W: Write> Engine<W> {
     }
 
     fn set_game(&mut self, game: Game) {
-        self.game = game;
-        self.searcher.new_game();
+        self.engine.new_game(game);
     }
 
     fn play(&mut self, moves: &[Move]) {
-        match self.game.play_all(moves) {
+        match self.engine.play_all(moves) {
             Ok(()) => {}
             Err((_, e)) if moves.len() == 1 => self.out.line(format_args!("error move: {e}")),
             Err((i, e)) => {
-                let failed = moves.get(i).map_or_else(String::new, |&mv| MoveName(mv).to_string());
+                let failed = moves.get(i).map_or_else(String::new, |&mv| mv.to_string());
                 self.out.line(format_args!(
                     "error move: move {} of {} ({failed}) is illegal: {e}; no move played",
                     i + 1,
@@ -118,21 +116,21 @@ impl<W: Write> Engine<W> {
     }
 
     fn undo(&mut self, count: u32) {
-        let played = self.game.moves().len();
+        let played = self.engine.game().moves().len();
         if played < count as usize {
             return self.out.line(format_args!("error undo: cannot undo {count}, moves played: {played}"));
         }
         for _ in 0..count {
-            self.game.undo();
+            self.engine.undo();
         }
     }
 
     fn go(&mut self, limits: &Limits) -> Flow {
-        if self.game.is_over() {
+        if self.engine.game().is_over() {
             self.out.line("error go: the game is over");
             return Flow::Continue;
         }
-        let board = self.game.position().board;
+        let board = self.engine.game().position().board;
         let mut listener = Listener {
             inbox: &mut self.inbox,
             out: &mut self.out,
@@ -140,9 +138,9 @@ impl<W: Write> Engine<W> {
             stop: false,
             quit: false,
         };
-        let result = self.searcher.search(&board, limits, &mut listener);
+        let result = self.engine.search(&board, limits, &mut listener);
         let quit = listener.quit;
-        self.out.line(format_args!("bestmove {}", MoveName(result.best)));
+        self.out.line(format_args!("bestmove {}", result.best));
         if quit {
             Flow::Exit
         } else {
@@ -151,21 +149,10 @@ impl<W: Write> Engine<W> {
     }
 
     fn show(&mut self) {
-        let position = *self.game.position();
-        let files = "  a b c d e f g h";
-        self.out.line(files);
-        for rank in 0..8u8 {
-            let mut row = format!("{} ", rank + 1);
-            for file in 0..8u8 {
-                let symbol =
-                    Square::from_file_rank(file, rank).and_then(|sq| position.color_at(sq)).map_or('-', Color::symbol);
-                row.push(symbol);
-                row.push(' ');
-            }
-            let _ = write!(row, "{}", rank + 1);
-            self.out.line(row);
+        let position = *self.engine.game().position();
+        for line in position.diagram(false, '-', 1) {
+            self.out.line(line);
         }
-        self.out.line(files);
         let (black, white) = (position.black().count_ones(), position.white().count_ones());
         self.out.line(format_args!("black X {black} white O {white} {} to move", position.side));
         let legal = position.board.legal_moves();
@@ -262,18 +249,6 @@ impl fmt::Display for InfoLine<'_> {
     }
 }
 
-/// A move as the protocol writes it: `f5` or `pass`.
-struct MoveName(Move);
-
-impl fmt::Display for MoveName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Move::Play(sq) => write!(f, "{sq}"),
-            Move::Pass => f.write_str("pass"),
-        }
-    }
-}
-
 /// A label followed by moves, space separated.
 struct MoveList<'a>(&'static str, &'a [Move]);
 
@@ -281,7 +256,7 @@ impl fmt::Display for MoveList<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.0)?;
         for &mv in self.1 {
-            write!(f, " {}", MoveName(mv))?;
+            write!(f, " {}", mv)?;
         }
         Ok(())
     }
@@ -307,8 +282,8 @@ mod tests {
 
     /// Runs a whole session through the loop without a process.
     fn session(input: &str) -> Vec<String> {
-        let reader = io::spawn_reader(std::io::Cursor::new(input.as_bytes().to_vec()));
-        let mut engine = Engine::new(reader, Output::new(Vec::new()), 1);
+        let reader = io::spawn_reader(std::io::Cursor::new(input.as_bytes().to_vec())).unwrap();
+        let mut engine = Native::new(reader, Output::new(Vec::new()), 1);
         engine.run();
         let bytes = engine.into_output();
         String::from_utf8(bytes).unwrap().lines().map(str::to_string).collect()

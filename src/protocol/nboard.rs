@@ -1,13 +1,13 @@
 //! The NBoard protocol (version 2), as the NBoard GUI speaks it: a thin adapter from its lines to the
-//! game layer ([`Game`], GGF records) and the searcher. `go` and `hint` run on this thread and stop as
+//! game session ([`Engine`], fed from GGF records). `go` and `hint` run on this thread and stop as
 //! soon as a line arrives that changes the position or asks for other work (`ping` first of all).
 
-use crate::board::{Board, Color, Move};
-use crate::game::Game;
-use crate::ggf::{self, GgfClock};
+use crate::engine::{Engine, CLOCK_MARGIN};
+use crate::formats::ggf::{self, GgfClock};
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
-use crate::search::{Control, Info, Limits, Observer, Searcher};
+use crate::rules::board::{Board, Move, Notation};
+use crate::search::{Control, Info, Limits, Observer};
 use std::fmt;
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -18,8 +18,6 @@ pub const NAME: &str = "ebony";
 pub const DEFAULT_DEPTH: u32 = 10;
 /// Deepest `set depth` taken: a whole game.
 pub const MAX_DEPTH: u32 = 60;
-/// Kept off the GUI's clock for the pipe and the GUI's own bookkeeping.
-const CLOCK_MARGIN: Duration = Duration::from_millis(200);
 
 /// A line from NBoard. Lines it does not know are ignored, as the protocol requires.
 #[derive(Clone, PartialEq, Debug)]
@@ -47,8 +45,41 @@ impl Command {
     }
 }
 
+/// Why a known NBoard command was refused: shown on NBoard's status line (NBoard has no error reply).
+#[derive(Clone, PartialEq, Debug)]
+pub enum NbError {
+    /// `what` wants a number and got `text`.
+    NotANumber {
+        what: &'static str,
+        text: String,
+    },
+    /// A number outside what the command takes: refused, never clamped.
+    OutOfRange {
+        what: &'static str,
+        value: u32,
+        min: u32,
+        max: u32,
+    },
+    BadContempt(String),
+    MissingMove,
+}
+
+impl fmt::Display for NbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NbError::NotANumber { what, text } => write!(f, "{what}: expected a number, got {text:?}"),
+            NbError::OutOfRange { what, value, min, max } => write!(f, "{what}: {value} is not in {min}..={max}"),
+            NbError::BadContempt(text) => write!(f, "set contempt: bad number {text:?}"),
+            NbError::MissingMove => f.write_str("move: missing the move"),
+        }
+    }
+}
+
+/// Most moves `hint` is asked to rank: more than any position has.
+pub const MAX_HINTS: u32 = 64;
+
 /// Parses one line: `Ok(None)` for a line to ignore, `Err` for a known command with bad arguments.
-pub fn parse(line: &str) -> Result<Option<Command>, String> {
+pub fn parse(line: &str) -> Result<Option<Command>, NbError> {
     let line = line.trim();
     let (word, rest) = split_word(line);
     let command = match word {
@@ -59,7 +90,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
                 "depth" => {
                     let depth = number(value, "set depth")?;
                     if !(1..=MAX_DEPTH).contains(&depth) {
-                        return Err(format!("set depth: {depth} is not in 1..={MAX_DEPTH}"));
+                        return Err(NbError::OutOfRange { what: "set depth", value: depth, min: 1, max: MAX_DEPTH });
                     }
                     Command::SetDepth(depth)
                 }
@@ -69,14 +100,17 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
                         .parse::<f64>()
                         .ok()
                         .filter(|x| x.is_finite())
-                        .ok_or(format!("set contempt: bad number {value:?}"))?,
+                        .ok_or_else(|| NbError::BadContempt(value.to_string()))?,
                 ),
                 _ => return Ok(None),
             }
         }
         "move" if !rest.is_empty() => Command::Move(rest.to_string()),
-        "move" => return Err("move: missing the move".into()),
-        "hint" => Command::Hint(number::<u32>(rest, "hint")?.max(1)),
+        "move" => return Err(NbError::MissingMove),
+        "hint" => match number::<u32>(rest, "hint")? {
+            n @ 1..=MAX_HINTS => Command::Hint(n),
+            n => return Err(NbError::OutOfRange { what: "hint", value: n, min: 1, max: MAX_HINTS }),
+        },
         "go" if rest.is_empty() => Command::Go,
         "ping" => Command::Ping(number(rest, "ping")?),
         "learn" if rest.is_empty() => Command::Learn,
@@ -95,20 +129,8 @@ fn split_word(text: &str) -> (&str, &str) {
     }
 }
 
-fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
-    text.trim().parse().map_err(|_| format!("{what}: expected a number, got {text:?}"))
-}
-
-/// A move as NBoard writes it: `F5`, or `PA` for a pass.
-struct NbMove(Move);
-
-impl fmt::Display for NbMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Move::Play(sq) => write!(f, "{}", sq.to_string().to_uppercase()),
-            Move::Pass => f.write_str("PA"),
-        }
-    }
+fn number<T: std::str::FromStr>(text: &str, what: &'static str) -> Result<T, NbError> {
+    text.trim().parse().map_err(|_| NbError::NotANumber { what, text: text.to_string() })
 }
 
 /// A principal variation without spaces (`F5D6C3`), as `search` lines need.
@@ -116,7 +138,7 @@ struct NbPv<'a>(&'a [Move]);
 
 impl fmt::Display for NbPv<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.iter().try_for_each(|&mv| write!(f, "{}", NbMove(mv)))
+        self.0.iter().try_for_each(|&mv| write!(f, "{}", Notation::GGF.text(mv)))
     }
 }
 
@@ -130,14 +152,14 @@ struct Scored {
 }
 
 /// Runs the NBoard protocol on stdin/stdout until `quit` or end of input.
-pub fn run(hash_mb: usize) {
-    NBoard::new(io::spawn_stdin_reader(), Output::stdout(), hash_mb).run();
+pub fn run(hash_mb: usize) -> std::io::Result<()> {
+    NBoard::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb).run();
+    Ok(())
 }
 
-/// The protocol state: the game, the searcher, the settings and the clocks NBoard sent.
+/// The protocol state: the session, the settings and the clocks NBoard sent.
 pub struct NBoard<W: Write> {
-    game: Game,
-    searcher: Searcher,
+    engine: Engine,
     inbox: Inbox,
     out: Output<W>,
     depth: u32,
@@ -145,13 +167,6 @@ pub struct NBoard<W: Write> {
     clocks: [Option<GgfClock>; 2],
     /// Seconds each colour has used, from the record and the `move` lines since.
     used: [f64; 2],
-}
-
-fn index(color: Color) -> usize {
-    match color {
-        Color::Black => 0,
-        Color::White => 1,
-    }
 }
 
 impl<W: Write> Frontend for NBoard<W> {
@@ -171,8 +186,7 @@ impl<W: Write> Frontend for NBoard<W> {
 impl<W: Write> NBoard<W> {
     pub fn new(input: std::sync::mpsc::Receiver<Input>, out: Output<W>, hash_mb: usize) -> NBoard<W> {
         NBoard {
-            game: Game::default(),
-            searcher: Searcher::new(hash_mb),
+            engine: Engine::new(hash_mb),
             inbox: Inbox::new(input),
             out,
             depth: DEFAULT_DEPTH,
@@ -241,10 +255,11 @@ impl<W: Write> NBoard<W> {
         };
         match record.to_game() {
             Ok(game) => {
-                let fresh = game.start() != self.game.start() || game.moves().len() < self.game.moves().len();
-                self.game = game;
-                if fresh {
-                    self.searcher.new_game();
+                let now = self.engine.game();
+                if game.start() != now.start() || game.moves().len() < now.moves().len() {
+                    self.engine.new_game(game);
+                } else {
+                    self.engine.continue_game(game);
                 }
                 self.clocks = [record.black_clock, record.white_clock];
                 let (black, white) = record.time_used();
@@ -255,10 +270,10 @@ impl<W: Write> NBoard<W> {
     }
 
     fn play(&mut self, text: &str) {
-        let side = self.game.position().side;
+        let side = self.engine.game().position().side;
         match ggf::parse_move(side, text) {
-            Ok(m) => match self.game.play(m.mv) {
-                Ok(()) => self.used[index(side)] += m.time.unwrap_or(0.0),
+            Ok(m) => match self.engine.play(m.mv) {
+                Ok(()) => self.used[side.index()] += m.time.unwrap_or(0.0),
                 Err(e) => self.error(format_args!("move {text}: {e}")),
             },
             Err(e) => self.error(format_args!("move: {e}")),
@@ -268,7 +283,7 @@ impl<W: Write> NBoard<W> {
     /// The limits of a `go`: the depth NBoard set, and the game clock of the side to move when the
     /// record has one (the depth then caps a clock search, see [`Watch`]).
     fn go_limits(&self) -> (Limits, Option<u32>) {
-        let side = index(self.game.position().side);
+        let side = self.engine.game().position().side.index();
         match self.clocks[side] {
             Some(clock) if !clock.main.is_zero() => {
                 let used = Duration::try_from_secs_f64(self.used[side]).unwrap_or(Duration::MAX);
@@ -285,7 +300,7 @@ impl<W: Write> NBoard<W> {
     }
 
     fn go(&mut self) -> Flow {
-        let board = self.game.position().board;
+        let board = self.engine.game().position().board;
         if board.is_game_over() {
             self.error("go: the game is over");
             return Flow::Continue;
@@ -298,13 +313,17 @@ impl<W: Write> NBoard<W> {
         let (limits, cap) = self.go_limits();
         let start = Instant::now();
         let mut watch = Watch::new(&mut self.inbox, &mut self.out, cap, true);
-        let result = self.searcher.search(&board, &limits, &mut watch);
+        let result = self.engine.search(&board, &limits, &mut watch);
         if watch.interrupted {
             return Flow::Continue;
         }
         let elapsed = start.elapsed().as_secs_f64();
         self.out.line(format_args!("nodestats {} {elapsed:.2}", result.nodes));
-        self.out.line(format_args!("=== {}/{:.2}/{elapsed:.2}", NbMove(result.best), f64::from(result.score)));
+        self.out.line(format_args!(
+            "=== {}/{:.2}/{elapsed:.2}",
+            Notation::GGF.text(result.best),
+            f64::from(result.score)
+        ));
         Flow::Continue
     }
 
@@ -324,7 +343,7 @@ impl<W: Write> NBoard<W> {
             return Some(Scored { score: sign * after.final_score(), exact: true, depth, nodes: 0, pv });
         }
         let mut watch = Watch::new(&mut self.inbox, &mut self.out, None, false);
-        let result = self.searcher.search(&after, &Limits::Depth(depth), &mut watch);
+        let result = self.engine.search(&after, &Limits::Depth(depth), &mut watch);
         if watch.interrupted {
             return None;
         }
@@ -341,7 +360,7 @@ impl<W: Write> NBoard<W> {
     /// Evaluates every move by searching after it, deeper and deeper up to the set depth, and after
     /// each pass sends the best `n` as `search` lines, best first.
     fn hint(&mut self, n: usize) -> Flow {
-        let board = self.game.position().board;
+        let board = self.engine.game().position().board;
         let moves = board.legal_moves();
         if moves.is_empty() {
             return Flow::Continue;
@@ -376,8 +395,8 @@ impl<W: Write> NBoard<W> {
     /// Retrograde analysis: from the last position back to the first, `analysis <moves made> <eval>`
     /// with the eval for the side to move there.
     fn analyze(&mut self) -> Flow {
-        let mut positions = vec![*self.game.start()];
-        for mv in self.game.moves() {
+        let mut positions = vec![*self.engine.game().start()];
+        for mv in self.engine.game().moves() {
             match positions.last().and_then(|p| p.try_play(mv).ok()) {
                 Some(next) => positions.push(next),
                 None => return Flow::Continue,
@@ -395,7 +414,7 @@ impl<W: Write> NBoard<W> {
                 }
             } else {
                 let mut watch = Watch::new(&mut self.inbox, &mut self.out, None, false);
-                let result = self.searcher.search(&board, &Limits::Depth(self.depth), &mut watch);
+                let result = self.engine.search(&board, &Limits::Depth(self.depth), &mut watch);
                 if watch.interrupted {
                     return Flow::Continue;
                 }
@@ -448,6 +467,7 @@ impl<W: Write> Observer for Watch<'_, W> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 
@@ -477,6 +497,9 @@ mod tests {
         assert!(parse("set depth 61").is_err());
         assert!(parse("set depth deep").is_err());
         assert!(parse("hint").is_err());
+        assert_eq!(parse("hint 0"), Err(NbError::OutOfRange { what: "hint", value: 0, min: 1, max: MAX_HINTS }));
+        assert_eq!(parse("hint 0").map_err(|e| e.to_string()), Err("hint: 0 is not in 1..=64".to_string()));
+        assert!(parse("hint 65").is_err());
         assert!(parse("move").is_err());
         assert!(parse("nboard two").is_err());
     }

@@ -6,9 +6,9 @@
 // ways to panic are refused outright (tests excepted).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use crate::board::{Move, Position};
+use crate::rules::board::{Move, Position};
+use crate::rules::square::Square;
 use crate::search::Limits;
-use crate::square::Square;
 use nom::branch::alt;
 use nom::bytes::complete::{take_till1, take_while};
 use nom::combinator::{all_consuming, cut, map, opt, value, verify};

@@ -109,14 +109,20 @@ pub fn gui_lines(log: &str) -> Vec<String> {
         .collect()
 }
 
-/// A small seeded generator (xorshift), so random games are the same on every run.
+/// The one seeded generator of the tests (xorshift64), so that random games and boards are the same
+/// on every run and a failure reproduces. The seed must not be 0.
 pub struct Rng(pub u64);
 
 impl Rng {
-    pub fn below(&mut self, n: usize) -> usize {
+    pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
+        self.0
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
     }
 }

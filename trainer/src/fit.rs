@@ -14,7 +14,7 @@
 
 use crate::record::{GameRecord, Label};
 use ebony::eval::learned::{self, Weights, FEATURES, PHASES, SCALE};
-use ebony::movegen;
+use ebony::rules::movegen;
 use std::collections::HashMap;
 
 pub struct Settings {
@@ -205,10 +205,23 @@ pub fn run(files: &[String], settings: &Settings, out: &str) -> Result<(), Strin
         .collect();
     let weights = Weights::from_values(values).map_err(|e| e.to_string())?;
     eprintln!("held-out mean absolute error in discs, all phases | by phase (empties 0-3, 4-7, ..., 56-60):");
-    print_errors("learnt", errors(&test, |s| weights.score(s.board.0, s.board.1, movegen::moves(s.board.0, s.board.1)) as f64 / SCALE as f64));
-    print_errors("v1", errors(&test, |s| ebony::eval::evaluate(&ebony::board::Board::new(s.board.0, s.board.1)) as f64));
-    let old = ebony::pattern::builtin();
-    print_errors("old patterns", errors(&test, |s| old.evaluate(s.board.0, s.board.1) as f64 / ebony::pattern::SCALE as f64));
+    print_errors(
+        "learnt",
+        errors(&test, |s| {
+            weights.score(s.board.0, s.board.1, movegen::moves(s.board.0, s.board.1)) as f64 / SCALE as f64
+        }),
+    );
+    print_errors(
+        "v1",
+        errors(&test, |s| {
+            ebony::eval::handmade::evaluate(&ebony::rules::board::Board::new(s.board.0, s.board.1)) as f64
+        }),
+    );
+    let old = ebony::eval::pattern::builtin();
+    print_errors(
+        "old patterns",
+        errors(&test, |s| old.evaluate(s.board.0, s.board.1) as f64 / ebony::eval::pattern::SCALE as f64),
+    );
     std::fs::write(out, weights.to_bytes()).map_err(|e| format!("cannot write {out}: {e}"))?;
     eprintln!("wrote {out}");
     Ok(())
@@ -218,7 +231,7 @@ pub fn run(files: &[String], settings: &Settings, out: &str) -> Result<(), Strin
 mod tests {
     use super::*;
     use crate::selfplay;
-    use ebony::endgame::Solver;
+    use ebony::search::endgame::Solver;
     use ebony::search::Searcher;
 
     /// A few quick games in a file of their own.
@@ -247,8 +260,8 @@ mod tests {
         let games = games_file("games");
         let settings = Settings { search_weight: 0.5, ridge: 1.0, smooth: 2.0, iterations: 8 };
         let out = |n: u32| std::env::temp_dir().join(format!("ebony-train-fit-{}-{n}.bin", std::process::id()));
-        run(&[games.clone()], &settings, out(1).to_str().unwrap()).unwrap();
-        run(&[games.clone()], &settings, out(2).to_str().unwrap()).unwrap();
+        run(std::slice::from_ref(&games), &settings, out(1).to_str().unwrap()).unwrap();
+        run(std::slice::from_ref(&games), &settings, out(2).to_str().unwrap()).unwrap();
         let (a, b) = (std::fs::read(out(1)).unwrap(), std::fs::read(out(2)).unwrap());
         assert_eq!(a, b);
         let weights = Weights::from_bytes(&a).unwrap();
@@ -262,14 +275,14 @@ mod tests {
     #[test]
     fn the_fit_reduces_the_error_on_what_it_fits() {
         let games = games_file("error");
-        let (train, _, _) = load(&[games.clone()], 0.0).unwrap();
+        let (train, _, _) = load(std::slice::from_ref(&games), 0.0).unwrap();
         let settings = Settings { search_weight: 0.0, ridge: 0.1, smooth: 0.0, iterations: 30 };
         let size = learned::phase_size();
         let n = PHASES * size;
         let zero_error = errors(&train, |_| 0.0).1;
         // The same conjugate gradients as `run`, through the public entry point: the weights file.
         let out = std::env::temp_dir().join(format!("ebony-train-fit-{}-e.bin", std::process::id()));
-        run(&[games.clone()], &settings, out.to_str().unwrap()).unwrap();
+        run(std::slice::from_ref(&games), &settings, out.to_str().unwrap()).unwrap();
         let weights = Weights::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
         assert_eq!(weights.values().len(), n);
         let fitted = errors(&train, |s| {

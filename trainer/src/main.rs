@@ -87,7 +87,8 @@ fn gen(mut args: Args) -> Result<(), String> {
             Some(path) => {
                 let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
                 let weights = Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-                let name = std::path::Path::new(&path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+                let name =
+                    std::path::Path::new(&path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
                 // The generator runs until it ends: the weights live as long as the process.
                 Some((&*Box::leak(Box::new(weights)), name))
             }

@@ -20,8 +20,8 @@
 //! unless the game is over. A file opens with one `#` line naming the generator's settings; a run that
 //! resumes a file checks that they are the same.
 
-use ebony::board::{Board, Color, Move};
-use ebony::square::Square;
+use ebony::rules::board::{Board, Color, Move};
+use ebony::rules::square::Square;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,11 +11,12 @@
 
 use crate::record::{after_forced_pass, square_of, GameRecord};
 use crate::rng::Rng;
-use ebony::board::{Board, Color, Move};
-use ebony::endgame::Solver;
 use ebony::eval::learned::Weights;
+use ebony::eval::{Evaluator, Variant};
+use ebony::rules::board::{Board, Color, Move};
+use ebony::rules::square::Squares;
+use ebony::search::endgame::Solver;
 use ebony::search::{Limits, Searcher, Silent};
-use ebony::square::Squares;
 use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
@@ -72,7 +73,7 @@ pub fn play_game(settings: &Settings, index: u64, searcher: &mut Searcher, solve
     let (mut board, mut side) = (Board::START, Color::Black);
     let mut moves = Vec::new();
     searcher.new_game();
-    searcher.set_learned(settings.eval.as_ref().map(|(w, _)| *w));
+    searcher.set_evaluator(Evaluator::new(settings.eval.as_ref().map_or(Variant::V1, |(w, _)| Variant::Learned(w))));
     solver.clear();
     let play = |board: &mut Board, side: &mut Color, mv: Move, moves: &mut Vec<_>| {
         moves.extend(square_of(mv));
@@ -229,8 +230,7 @@ mod tests {
         settings.shard = (1, 1);
         run(&settings, path).unwrap();
         let text = std::fs::read_to_string(path).unwrap();
-        let mut indices: Vec<u64> =
-            text.lines().skip(1).map(|l| GameRecord::parse(l).unwrap().index).collect();
+        let mut indices: Vec<u64> = text.lines().skip(1).map(|l| GameRecord::parse(l).unwrap().index).collect();
         indices.sort_unstable();
         assert_eq!(indices, vec![0, 1, 2, 3]);
         settings.depth = 3;

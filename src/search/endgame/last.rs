@@ -6,7 +6,7 @@
 //! the pattern says whose every square is). Without it, the eight rays are walked with bit tricks.
 
 #[cfg(any(test, not(target_feature = "bmi2")))]
-use crate::movegen;
+use crate::rules::movegen;
 
 /// The final score for `p` when only square `x` is empty (the opponent has every other square): `p`
 /// plays it if it can, else the opponent does, else nobody can and the empty square goes to the winner.
@@ -192,7 +192,7 @@ mod tests {
     /// The pattern of `p` on the line `mask`, gathered without `pext`.
     fn gather(p: u64, mask: u64) -> usize {
         let mut pattern = 0;
-        for (i, sq) in crate::square::Squares(mask).enumerate() {
+        for (i, sq) in crate::rules::square::Squares(mask).enumerate() {
             pattern |= ((p >> sq.index() & 1) as usize) << i;
         }
         pattern

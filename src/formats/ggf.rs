@@ -2,9 +2,8 @@
 //! `BO[8 <64 squares> <side>]`, the moves `B[..]`/`W[..]` with optional `/eval/time` and `PA` passes, and
 //! the clock `TI[..]`. Parsing only; the moves are replayed through [`Game`], which owns the rules.
 
-use crate::board::{Color, IllegalMove, Move, Position};
-use crate::game::Game;
-use crate::square::Square;
+use crate::rules::board::{Color, IllegalMove, Move, Position};
+use crate::rules::game::Game;
 use std::fmt;
 use std::time::Duration;
 
@@ -153,10 +152,7 @@ fn parse_board(value: &str) -> Result<Position, GgfError> {
 pub fn parse_move(color: Color, value: &str) -> Result<GgfMove, GgfError> {
     let bad = || GgfError::BadMove(value.to_string());
     let mut parts = value.trim().split('/');
-    let mv = match parts.next().unwrap_or("") {
-        pa if pa.eq_ignore_ascii_case("pa") || pa.eq_ignore_ascii_case("pass") => Move::Pass,
-        sq => Move::Play(sq.parse::<Square>().map_err(|_| bad())?),
-    };
+    let mv = Move::parse(parts.next().unwrap_or("")).map_err(|_| bad())?;
     let number = |parts: &mut std::str::Split<'_, char>| -> Result<Option<f64>, GgfError> {
         match parts.next().map(str::trim) {
             None | Some("") => Ok(None),

@@ -304,7 +304,7 @@ pub fn builtin() -> &'static Weights {
 /// How well `weights` order scored moves: over positions with exactly scored moves (obf entries), the
 /// share of move pairs with different scores in which the better move's child looks worse for the
 /// opponent (a tie counts half; 0.5 is chance). The trainer and the tests report it on FFO positions.
-pub fn move_pair_order(weights: &Weights, entries: &[crate::obf::ObfEntry]) -> f64 {
+pub fn move_pair_order(weights: &Weights, entries: &[crate::formats::obf::ObfEntry]) -> f64 {
     let (mut right, mut pairs) = (0.0, 0usize);
     for entry in entries {
         let board = entry.position.board;
@@ -312,11 +312,11 @@ pub fn move_pair_order(weights: &Weights, entries: &[crate::obf::ObfEntry]) -> f
             .moves
             .iter()
             .filter_map(|&(mv, score)| match mv {
-                crate::board::Move::Play(sq) => {
+                crate::rules::board::Move::Play(sq) => {
                     let child = board.play(sq);
                     Some((weights.evaluate(child.player, child.opponent), score))
                 }
-                crate::board::Move::Pass => None,
+                crate::rules::board::Move::Pass => None,
             })
             .collect();
         for a in &children {
@@ -420,8 +420,9 @@ mod quality {
 
     #[test]
     fn builtin_weights_order_ffo_moves() {
-        let text = [include_str!("../tests/data/fforum-1-19.obf"), include_str!("../tests/data/fforum-20-39.obf")];
-        let entries = crate::obf::parse(&text.concat()).expect("FFO files parse");
+        let text =
+            [include_str!("../../tests/data/fforum-1-19.obf"), include_str!("../../tests/data/fforum-20-39.obf")];
+        let entries = crate::formats::obf::parse(&text.concat()).expect("FFO files parse");
         assert_eq!(move_pair_order(&Weights::zero(), &entries), 0.5);
         let order = move_pair_order(builtin(), &entries);
         // The mean error of each position's own estimate against its best score, in discs.

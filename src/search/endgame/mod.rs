@@ -1,8 +1,10 @@
 //! The exact endgame solver: the final disc difference with perfect play, or only win/loss/draw.
 //!
 //! Public API (kept small for the search, which hands over at low empties):
-//! - [`Solver::new`]`(hash_mb)` owns a transposition table of its own; [`Solver::clear`] empties it.
-//! - [`Solver::solve`]`(&Board, alpha, beta, &mut dyn Observer) -> Solution`: fail-soft alpha-beta over
+//! - [`solve`]`(&mut Table, &Board, alpha, beta, &mut dyn Observer) -> Solution` on the search's one
+//!   table (`crate::search::tt`), where its entries have the draft of their empties and are exact;
+//!   [`Solver::new`]`(hash_mb)` owns a table of its own for solving outside a game, [`Solver::clear`]
+//!   empties it, [`Solver::solve`] is the same solve: fail-soft alpha-beta over
 //!   the window; a score `<= alpha` is an upper bound, `>= beta` a lower bound, otherwise exact. The
 //!   full window is `-64..64`; win/loss/draw is the window `-1..1`.
 //! - [`Solver::solve_all_moves`]: every legal move's exact score, best first.
@@ -15,25 +17,24 @@
 //! the result says `aborted` (its score and move then mean nothing).
 //!
 //! Layout of the search, from many empties to few: `deep` (move list ordered fastest first, from 12
-//! empties with the learnt pattern evaluation of each child (`crate::pattern`), from 16 with a 2- to
+//! empties with the learnt pattern evaluation of each child (`crate::eval::pattern`), from 16 with a 2- to
 //! 6-ply search on it; TT, ETC, stability cutoff, principal variation search), `shallow` (no TT, no
 //! list: empties visited odd quadrants first), then hand-written solvers for 4, 3, 2 and 1 empties
 //! that take their squares as arguments and allocate nothing; the last empty is scored from flip counts
 //! alone (`last`).
 
 mod last;
-mod stability;
-mod table;
 
-use crate::board::{Board, Move};
-use crate::movegen;
-use crate::pattern::{self, Weights};
-use crate::search::{Control, Observer};
-use crate::square::Square;
+use crate::eval::pattern::{self, Weights};
+use crate::rules::board::{Board, Move};
+use crate::rules::masks::QUADRANTS;
+use crate::rules::movegen;
+use crate::rules::square::Square;
+use crate::rules::stability::{self, stable_discs};
+use crate::search::api::{Control, Observer};
+use crate::search::ordering::{fastest_first_key, select_next};
+use crate::search::tt::{bounds, Table, EXACT, NO_MOVE};
 use std::time::{Duration, Instant};
-use table::{Table, EXACT, NO_MOVE};
-
-pub use stability::stable_discs;
 
 /// The answer of a solve.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -83,18 +84,6 @@ const STABILITY_THRESHOLD: [i32; 65] = {
 /// `deep` tries the stability bound only from a higher alpha: on FFO #24-#31 its cutoffs saved 144 of
 /// 34.19 M nodes at margin 0 and none were lost at margin 8, so there it is mostly cost.
 const DEEP_STABILITY_MARGIN: i32 = 8;
-
-const CORNERS: u64 = 0x8100_0000_0000_0081;
-
-/// The four quadrants: parity (odd empties in a quadrant) says who is likely to play last there.
-const QUADRANTS: [u64; 4] =
-    [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
-
-/// Ordering weights of `deep` (fastest first): the opponent's mobility (corners counted twice) decides,
-/// the square prior only breaks ties. Measured on FFO #24-#33 (nodes): a quadrant-parity bonus of
-/// 1/4 mobility point costs +15%, the opponent's potential mobility as a tie-break +1.3%, the square
-/// prior as 1/16 to 1/4 of a mobility point -1% to +27%, no square prior at all +55%.
-const W_MOBILITY: i32 = 1 << 12;
 
 /// From this many empties the learnt pattern evaluation of each child joins the ordering key, at
 /// `W_EVAL` per 1/`pattern::SCALE` disc (16 * 64 = 1024 a disc, a quarter of a mobility point).
@@ -155,19 +144,6 @@ const ESTIMATE_ORDER_DEPTH: u32 = 2;
 /// Enhanced transposition cutoffs from this many empties (FFO #24-#33: 12 empties -4.8% nodes, 10 -8%).
 const ETC_MIN: u32 = 10;
 
-/// A rough prior per square for ordering ties: corners first, X and C squares last.
-#[rustfmt::skip]
-const SQUARE_VALUE: [i32; 64] = [
-    18,  4, 16, 12, 12, 16,  4, 18,
-     4,  2,  6,  8,  8,  6,  2,  4,
-    16,  6, 14, 10, 10, 14,  6, 16,
-    12,  8, 10,  0,  0, 10,  8, 12,
-    12,  8, 10,  0,  0, 10,  8, 12,
-    16,  6, 14, 10, 10, 14,  6, 16,
-     4,  2,  6,  8,  8,  6,  2,  4,
-    18,  4, 16, 12, 12, 16,  4, 18,
-];
-
 /// `NEIGHBOURS[x]`: the squares around `x`. A move on `x` needs an opponent disc there, a test far
 /// cheaper than computing the flips.
 static NEIGHBOURS: [u64; 64] = {
@@ -192,7 +168,8 @@ static NEIGHBOURS: [u64; 64] = {
     t
 };
 
-/// The squares of the quadrants holding an odd number of empties.
+/// The squares of the quadrants holding an odd number of empties: parity says who is likely to play
+/// last there.
 #[inline(always)]
 fn odd_quadrants(empties: u64) -> u64 {
     let mut mask = 0;
@@ -204,36 +181,25 @@ fn odd_quadrants(empties: u64) -> u64 {
     mask
 }
 
-/// The ordering key of a move that leaves the opponent `np` to play against `no` (fastest first):
-/// the fewer replies the better, corners counted twice; the square prior breaks ties.
-#[inline(always)]
-fn fastest_first_key(np: u64, no: u64, sq: usize) -> i32 {
-    let mob = movegen::moves(np, no);
-    let weighted = (mob.count_ones() + (mob & CORNERS).count_ones()) as i32;
-    -weighted * W_MOBILITY + SQUARE_VALUE[sq]
-}
-
-/// Moves the best-keyed of `list[i..]` to `i` and returns it: a selection sort run one step at a
-/// time, as a cutoff usually comes after the first few moves.
-#[inline(always)]
-fn select_next(list: &mut [Candidate], i: usize) -> Candidate {
-    let mut top = i;
-    for j in i + 1..list.len() {
-        if list[j].key > list[top].key {
-            top = j;
-        }
-    }
-    list.swap(i, top);
-    list[i]
-}
-
 /// The final score of a finished game for `p`, empties to the winner.
 #[inline(always)]
 fn final_score(p: u64, o: u64) -> i32 {
     Board::new(p, o).final_score()
 }
 
-/// The exact endgame solver; owns its transposition table across solves.
+/// Solves `board` over the window `alpha..beta` (see the module notes for the bounds) with a table
+/// the caller owns: the midgame search's, whose exact entries the solver then shares.
+pub fn solve(table: &mut Table, board: &Board, alpha: i32, beta: i32, observer: &mut dyn Observer) -> Solution {
+    let start = Instant::now();
+    table.new_search();
+    let mut search = Search::new(table, observer);
+    let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
+    let (score, best) = search.root(board.player, board.opponent, alpha, beta.max(alpha + 1));
+    Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted: search.stopped }
+}
+
+/// The exact endgame solver on a table of its own, for solving positions outside a game (`ebony
+/// solve`, tests, data generation).
 pub struct Solver {
     table: Table,
 }
@@ -251,12 +217,7 @@ impl Solver {
 
     /// Solves `board` over the window `alpha..beta` (see the module notes for the bounds).
     pub fn solve(&mut self, board: &Board, alpha: i32, beta: i32, observer: &mut dyn Observer) -> Solution {
-        let start = Instant::now();
-        self.table.new_search();
-        let mut search = Search::new(&mut self.table, observer);
-        let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
-        let (score, best) = search.root(board.player, board.opponent, alpha, beta.max(alpha + 1));
-        Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted: search.stopped }
+        solve(&mut self.table, board, alpha, beta, observer)
     }
 
     /// The exact score of every legal move, best first.
@@ -272,7 +233,7 @@ impl Solver {
                 moves.push((Move::Pass, -search.any(o, p, -64, 64)));
             }
         } else {
-            for sq in crate::square::Squares(legal) {
+            for sq in crate::rules::square::Squares(legal) {
                 let f = movegen::flips(p, o, sq.index());
                 // Null-window probes (MTD(f)) are cheaper than one full-window search per move.
                 let score = -search.root(o ^ f, p ^ f ^ sq.bit(), -64, 64).0;
@@ -361,7 +322,7 @@ impl<'a> Search<'a> {
             // Small trees: score each move in turn (the ordering work of `deep` would not pay).
             self.nodes += 1;
             let (mut best, mut best_move, mut alpha) = (-65, Move::Pass, alpha);
-            for sq in crate::square::Squares(legal) {
+            for sq in crate::rules::square::Squares(legal) {
                 let f = movegen::flips(p, o, sq.index());
                 let v = -self.any(o ^ f, p ^ f ^ sq.bit(), -beta, -alpha);
                 if v > best {
@@ -390,7 +351,7 @@ impl<'a> Search<'a> {
         // The last probe was answered by the table or the stability bound, which carry no move: find
         // one that reaches the score (the table is warm, so these probes are cheap). A score that
         // failed low is reached by none: any legal move is as good then.
-        for sq in crate::square::Squares(legal) {
+        for sq in crate::rules::square::Squares(legal) {
             if self.stopped {
                 break;
             }
@@ -456,21 +417,21 @@ impl<'a> Search<'a> {
             // Deep enough for ordering to pay: fastest first.
             let mut list = [Candidate::default(); 32];
             let mut count = 0;
-            for sq in crate::square::Squares(legal) {
+            for sq in crate::rules::square::Squares(legal) {
                 let f = movegen::flips(p, o, sq.index());
                 let key = fastest_first_key(o ^ f, p ^ f ^ sq.bit(), sq.index());
                 list[count] = Candidate { flips: f, key, sq: sq.index() as u8 };
                 count += 1;
             }
             for i in 0..count {
-                let c = select_next(&mut list[..count], i);
+                let c = select_next(&mut list[..count], i, |c| c.key);
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ (1u64 << c.sq));
                 if window.update(-self.estimate(np, no, depth - 1, -window.beta, -window.alpha)) {
                     break;
                 }
             }
         } else {
-            for sq in crate::square::Squares(legal) {
+            for sq in crate::rules::square::Squares(legal) {
                 let f = movegen::flips(p, o, sq.index());
                 let (np, no) = (o ^ f, p ^ f ^ sq.bit());
                 if window.update(-self.estimate(np, no, depth - 1, -window.beta, -window.alpha)) {
@@ -538,7 +499,8 @@ impl<'a> Search<'a> {
         }
         let mut tt_move = NO_MOVE;
         if let Some(entry) = self.table.probe(p, o) {
-            if self.table.trusted(&entry) {
+            // Bounds of a search that did not reach the end of the game (the midgame's) are no use.
+            if self.table.trusted(&entry) && entry.draft as u32 >= n {
                 let (lower, upper) = (entry.lower as i32, entry.upper as i32);
                 if lower >= beta || lower == upper {
                     return (lower, entry.best);
@@ -605,7 +567,7 @@ impl<'a> Search<'a> {
                 for c in &list[..count] {
                     let (np, no) = (o ^ c.flips, p ^ c.flips ^ (1u64 << c.sq));
                     if let Some(e) = self.table.probe(np, no) {
-                        if self.table.trusted(&e) && -(e.upper as i32) >= beta {
+                        if self.table.trusted(&e) && e.draft as u32 >= n - 1 && -(e.upper as i32) >= beta {
                             return (-(e.upper as i32), c.sq);
                         }
                     }
@@ -622,7 +584,7 @@ impl<'a> Search<'a> {
                 c.key = key;
             }
             for i in 0..count {
-                let c = select_next(&mut list[..count], i);
+                let c = select_next(&mut list[..count], i, |c| c.key);
                 let bit = 1u64 << c.sq;
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ bit);
                 let v = if first && i == 0 {
@@ -650,13 +612,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let (lower, upper) = if best <= alpha_in {
-            (-64, best)
-        } else if best >= beta_in {
-            (best, 64)
-        } else {
-            (best, best)
-        };
+        let (lower, upper) = bounds(best, alpha_in, beta_in);
         self.table.store(p, o, n, lower, upper, best_move);
         (best, best_move)
     }

@@ -1,7 +1,7 @@
 //! The game layer every protocol front end shares: a start position, the moves played from it, undo.
 //! Front ends translate their commands into these calls; none of them re-implements the rules.
 
-use crate::board::{IllegalMove, Move, Position};
+use crate::rules::board::{IllegalMove, Move, Position};
 
 /// A game record: where it started and the moves played since, each checked against the rules.
 #[derive(Clone, Debug)]
@@ -74,7 +74,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::square::Square;
+    use crate::rules::square::Square;
 
     fn sq(name: &str) -> Move {
         Move::Play(name.parse::<Square>().unwrap())

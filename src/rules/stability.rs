@@ -7,11 +7,7 @@
 
 use std::sync::OnceLock;
 
-const A_FILE: u64 = 0x0101_0101_0101_0101;
-const H_FILE: u64 = 0x8080_8080_8080_8080;
-const RANK_1: u64 = 0x0000_0000_0000_00FF;
-const RANK_8: u64 = 0xFF00_0000_0000_0000;
-const EDGES: u64 = A_FILE | H_FILE | RANK_1 | RANK_8;
+use crate::rules::masks::{EDGES, FILE_A, FILE_H};
 
 /// `EDGE[p * 256 + o]`: the discs of `p` on an 8-square line that never flip, whatever is played.
 fn edge_table() -> &'static [u8; 65536] {
@@ -77,7 +73,7 @@ fn line_flips(p: u8, o: u8, x: u32) -> u8 {
 /// Packs the a file into a byte (a1 -> bit 0) and back.
 #[inline(always)]
 fn pack_a_file(x: u64) -> u64 {
-    ((x & A_FILE).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+    ((x & FILE_A).wrapping_mul(0x0102_0408_1020_4080)) >> 56
 }
 
 #[inline(always)]
@@ -120,11 +116,11 @@ fn full_lines(occ: u64) -> [u64; 4] {
     let mut h = occ & (occ >> 4);
     h &= h >> 2;
     h &= h >> 1;
-    let h = (h & A_FILE).wrapping_mul(0xFF);
+    let h = (h & FILE_A).wrapping_mul(0xFF);
     let mut v = occ & (occ >> 32);
     v &= v >> 16;
     v &= v >> 8;
-    let v = (v & 0xFF).wrapping_mul(A_FILE);
+    let v = (v & 0xFF).wrapping_mul(FILE_A);
     let diag = |masks: &[u64; 15]| masks.iter().filter(|&&m| occ & m == m).fold(0, |acc, &m| acc | m);
     [h, v, diag(&DIAG_9), diag(&DIAG_7)]
 }
@@ -157,10 +153,10 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
     }
     let inner = p & !EDGES & !stable;
     loop {
-        let horizontal = h | ((stable >> 1) & !H_FILE) | ((stable << 1) & !A_FILE);
+        let horizontal = h | ((stable >> 1) & !FILE_H) | ((stable << 1) & !FILE_A);
         let vertical = v | (stable >> 8) | (stable << 8);
-        let diag9 = d9 | ((stable >> 9) & !H_FILE) | ((stable << 9) & !A_FILE);
-        let diag7 = d7 | ((stable >> 7) & !A_FILE) | ((stable << 7) & !H_FILE);
+        let diag9 = d9 | ((stable >> 9) & !FILE_H) | ((stable << 9) & !FILE_A);
+        let diag7 = d7 | ((stable >> 7) & !FILE_A) | ((stable << 7) & !FILE_H);
         let grown = stable | (inner & horizontal & vertical & diag9 & diag7);
         if grown == stable {
             return stable;
@@ -172,7 +168,22 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movegen;
+
+    #[test]
+    fn stable_discs_from_a_corner() {
+        // Black holds a1, b1, a2; nothing else near: all three are stable, a lone centre disc is not.
+        let p = 1 | (1 << 1) | (1 << 8) | (1 << 27);
+        let o = 1 << 36;
+        assert_eq!(stable_discs(p, o), 1 | (1 << 1) | (1 << 8));
+        assert_eq!(stable_discs(o, p), 0);
+    }
+
+    #[test]
+    fn full_board_is_all_stable() {
+        let p = 0x0F0F_0F0F_0F0F_0F0F;
+        assert_eq!(stable_discs(p, !p), p);
+    }
+    use crate::rules::movegen;
 
     /// The definition, played out move by move: the discs of `stable` (a subset of the original `p`
     /// discs) that survive every continuation.

@@ -1,8 +1,7 @@
 //! The obf test-position format of Edax and the FFO suites: one position a line, `<64 squares> <side>;`
 //! then the exact score of each listed move, `<move>:<score>;`, best first.
 
-use crate::board::{Move, Position};
-use crate::square::Square;
+use crate::rules::board::{Move, Position};
 use std::fmt;
 
 /// One obf line: the position and the exact scores the file lists (may be empty).
@@ -54,10 +53,7 @@ pub fn parse_line(line: &str) -> Result<Option<ObfEntry>, ObfError> {
     let mut moves = Vec::new();
     for field in fields.map(str::trim).filter(|f| !f.is_empty()) {
         let (mv, score) = field.split_once(':').ok_or_else(|| ObfError::MissingColon(field.to_string()))?;
-        let mv = match mv.trim() {
-            m if m.eq_ignore_ascii_case("pa") || m.eq_ignore_ascii_case("pass") => Move::Pass,
-            m => Move::Play(m.parse::<Square>().map_err(|_| ObfError::BadMove(m.to_string()))?),
-        };
+        let mv = Move::parse(mv.trim()).map_err(|_| ObfError::BadMove(mv.trim().to_string()))?;
         let score = score.trim();
         let score = score.parse::<i32>().map_err(|_| ObfError::BadScore(score.to_string()))?;
         moves.push((mv, score));
@@ -79,7 +75,7 @@ pub fn parse(text: &str) -> Result<Vec<ObfEntry>, (usize, ObfError)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Color;
+    use crate::rules::board::Color;
 
     #[test]
     fn reads_a_line_with_scores() {

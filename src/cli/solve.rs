@@ -1,10 +1,10 @@
 //! The `ebony solve` subcommand: solves obf test positions (checking the listed scores) or one board
 //! string, and prints per position the move, score, nodes, time and speed, then a total line.
 
-use ebony::board::{Move, Position};
-use ebony::endgame::{Solution, Solver};
-use ebony::obf::{self, ObfEntry};
-use ebony::search::Silent;
+use crate::formats::obf::{self, ObfEntry};
+use crate::rules::board::Position;
+use crate::search::endgame::{Solution, Solver};
+use crate::search::Silent;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -31,13 +31,6 @@ pub fn parse_range(text: &str) -> Result<(usize, usize), String> {
         return Err(format!("empty range {a}-{b}: the first number must not exceed the second"));
     }
     Ok((a, b))
-}
-
-fn move_text(mv: Move) -> String {
-    match mv {
-        Move::Play(sq) => sq.to_string(),
-        Move::Pass => "pass".to_string(),
-    }
 }
 
 fn nps(nodes: u64, elapsed: Duration) -> f64 {
@@ -111,18 +104,18 @@ pub fn run(args: &SolveArgs) -> ExitCode {
             nodes += all.nodes;
             elapsed += all.elapsed;
             for &(mv, score) in &all.moves {
-                detail.push_str(&format!(" {}:{:+}", move_text(mv), score));
+                detail.push_str(&format!(" {}:{:+}", mv, score));
             }
             for &(mv, score) in &entry.moves {
                 match all.moves.iter().find(|&&(m, _)| m == mv) {
                     Some(&(_, got)) if got == score => {}
                     Some(&(_, got)) => {
                         ok = false;
-                        detail.push_str(&format!(" [{} is {got:+}, expected {score:+}]", move_text(mv)));
+                        detail.push_str(&format!(" [{} is {got:+}, expected {score:+}]", mv));
                     }
                     None => {
                         ok = false;
-                        detail.push_str(&format!(" [{} is not legal]", move_text(mv)));
+                        detail.push_str(&format!(" [{} is not legal]", mv));
                     }
                 }
             }
@@ -131,7 +124,7 @@ pub fn run(args: &SolveArgs) -> ExitCode {
         println!(
             "{number:>4} {:>7} {:>5} {:>+6} {expected_text:>8} {nodes:>14} {:>9.3} {:>12.0}{}{detail}",
             board.empty_count(),
-            move_text(solution.best),
+            solution.best,
             shown(solution.score),
             elapsed.as_secs_f64(),
             nps(nodes, elapsed),

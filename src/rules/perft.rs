@@ -3,8 +3,8 @@
 //! Convention (OEIS A124004, `perft.txt`): a forced pass is a ply of its own; a position where
 //! neither side can move is one leaf wherever it is reached, whatever depth is left.
 
-use crate::board::Board;
-use crate::square::Squares;
+use crate::rules::board::Board;
+use crate::rules::square::Squares;
 
 /// Counts the leaves `depth` plies below `board`.
 pub fn perft(board: &Board, depth: u32) -> u64 {
@@ -34,7 +34,7 @@ fn perft_inner(board: &Board, depth: u32) -> u64 {
 }
 
 /// The leaves under each legal move (a single `None` entry for a forced pass).
-pub fn divide(board: &Board, depth: u32) -> Vec<(Option<crate::square::Square>, u64)> {
+pub fn divide(board: &Board, depth: u32) -> Vec<(Option<crate::rules::square::Square>, u64)> {
     if depth == 0 {
         return Vec::new();
     }

@@ -1,88 +1,17 @@
-//! The search API every front end drives: limits in, `Info` lines out through an observer that is
-//! also polled for `stop`, a result with the best move. The engine core does no I/O.
-//!
-//! Behind it: iterative deepening with aspiration windows over a principal variation search
+//! The midgame search behind the API (`super::api`): iterative deepening with aspiration windows over a principal variation search
 //! (negascout) whose PV and null-window nodes are specialised at compile time, a transposition
 //! table kept across the moves of a game, and move ordering from `ordering`.
 
-use crate::board::{Board, Move};
-use crate::endgame::Solver;
-use crate::eval;
-use crate::ordering::{Features, MoveList, Scored};
-use crate::square::Square;
-use crate::timeman::{self, Deadlines};
-use crate::tt::{Table, NO_MOVE};
+use super::api::{Control, Info, Limits, Observer, SearchResult, StopReason};
+use super::endgame;
+use super::ordering::{Features, MoveList, Scored};
+use super::timeman::{self, Deadlines};
+use super::tt::{Table, NO_MOVE};
+use crate::eval::Evaluator;
+use crate::rules::board::{Board, Move};
+use crate::rules::masks::{CORNERS, C_SQUARES, X_SQUARES};
+use crate::rules::square::Square;
 use std::time::{Duration, Instant};
-
-/// How long to think. One of these per `go`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Limits {
-    /// Search to this many plies (exactly, when the empties are at most this many).
-    Depth(u32),
-    /// Stop after about this many nodes.
-    Nodes(u64),
-    /// Think at most this long on this move.
-    MoveTime(Duration),
-    /// A game clock: the time left for the side to move, the increment per move, the moves to the
-    /// next time control if any.
-    Clock { time_left: Duration, increment: Duration, moves_to_go: Option<u32> },
-    /// Until the observer says stop.
-    Infinite,
-}
-
-/// Progress of a search, sent to the observer after each completed iteration.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Info {
-    pub depth: u32,
-    /// Disc difference for the side to move.
-    pub score: i32,
-    /// The score is the exact final disc difference with perfect play.
-    pub exact: bool,
-    pub nodes: u64,
-    pub elapsed: Duration,
-    pub pv: Vec<Move>,
-}
-
-impl Info {
-    pub fn nps(&self) -> u64 {
-        let micros = self.elapsed.as_micros().max(1);
-        (self.nodes as u128 * 1_000_000 / micros) as u64
-    }
-}
-
-/// What the observer wants after a poll.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Control {
-    Continue,
-    Stop,
-}
-
-/// The caller's side of a search: polled every few thousand nodes, told of every iteration.
-pub trait Observer {
-    fn poll(&mut self) -> Control {
-        Control::Continue
-    }
-    fn info(&mut self, _info: &Info) {}
-}
-
-/// An observer that never stops a search and ignores its progress.
-pub struct Silent;
-
-impl Observer for Silent {}
-
-/// The answer of a search.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct SearchResult {
-    /// The move to play: `Move::Pass` when the side to move has none (or the game is over).
-    pub best: Move,
-    pub score: i32,
-    pub exact: bool,
-    /// Depth of the last completed iteration.
-    pub depth: u32,
-    pub nodes: u64,
-    pub elapsed: Duration,
-    pub pv: Vec<Move>,
-}
 
 /// Relays a search of the position after a forced pass at the root, seen from the passing side.
 struct Passed<'a>(&'a mut dyn Observer);
@@ -105,18 +34,24 @@ fn is_move(board: &Board, mv: Move) -> bool {
     matches!(mv, Move::Play(sq) if board.moves() & sq.bit() != 0)
 }
 
-/// Stops the endgame solver at the hard deadline as well as when the caller says so.
+/// Stops the endgame solver at the hard deadline as well as when the caller says so, and says which.
 struct Guarded<'a> {
     inner: &'a mut dyn Observer,
     deadline: Option<Instant>,
+    stop: Option<StopReason>,
 }
 
 impl Observer for Guarded<'_> {
     fn poll(&mut self) -> Control {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop = Some(StopReason::Time);
             return Control::Stop;
         }
-        self.inner.poll()
+        let control = self.inner.poll();
+        if control == Control::Stop {
+            self.stop = Some(StopReason::Stopped);
+        }
+        control
     }
 }
 
@@ -153,98 +88,70 @@ const ASPIRATION_WINDOW: i32 = 3;
 const ASPIRATION_MIN_DEPTH: u32 = 4;
 /// Move classes in the order [`Searcher::depth_one`] tries them: corners, the inner squares and
 /// the edges but C-squares, C-squares, X-squares.
-const STATIC_ORDER: [u64; 4] =
-    [0x8100_0000_0000_0081, !0xC3C3_0000_0000_C3C3, 0x4281_0000_0000_8142, 0x0042_0000_0000_4200];
+const STATIC_ORDER: [u64; 4] = [CORNERS, !(CORNERS | C_SQUARES | X_SQUARES), C_SQUARES, X_SQUARES];
 /// The pv code of a pass.
 const PASS: u8 = 64;
 
-/// Owns what survives between searches of one game: the transposition table (and the endgame solver's).
+/// Owns what survives between searches of one game: the transposition table (the midgame search's
+/// and the endgame solver's), the evaluation and the ordering features. Each search runs in a fresh
+/// [`Worker`].
 pub struct Searcher {
     tt: Table,
-    solver: Solver,
+    evaluator: Evaluator,
     features: Features,
-    /// The learnt evaluation, when one is set; evaluation v1 otherwise.
-    learned: Option<&'static eval::learned::Weights>,
-    nodes: u64,
-    next_poll: u64,
-    stopped: bool,
-    hard_deadline: Option<Instant>,
-    node_limit: Option<u64>,
-    pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
-    pv_len: [usize; MAX_PLY],
 }
 
 impl Searcher {
     /// A searcher with a transposition table of about `hash_mb` megabytes.
     pub fn new(hash_mb: usize) -> Searcher {
-        Searcher {
-            tt: Table::new(hash_mb / 2),
-            solver: Solver::new(hash_mb / 2),
-            features: Features::ALL,
-            learned: None,
-            nodes: 0,
-            next_poll: 0,
-            stopped: false,
-            hard_deadline: None,
-            node_limit: None,
-            pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
-            pv_len: [0; MAX_PLY],
-        }
+        // The solver's stability table is built now, so that the first timed search does not pay.
+        crate::rules::stability::init();
+        Searcher { tt: Table::new(hash_mb), evaluator: Evaluator::default(), features: Features::ALL }
     }
 
-    /// Resizes the transposition tables (clearing them): half for the midgame search, half for the
-    /// endgame solver.
+    /// Resizes the transposition table (clearing it).
     pub fn set_hash_mb(&mut self, hash_mb: usize) {
-        self.tt = Table::new(hash_mb / 2);
-        self.solver = Solver::new(hash_mb / 2);
+        self.tt = Table::new(hash_mb);
     }
 
     /// Forgets everything learnt in the previous game.
     pub fn new_game(&mut self) {
         self.tt.clear();
-        self.solver.clear();
+    }
+
+    /// The evaluation the search calls at its leaves.
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.evaluator
+    }
+
+    /// Changes the evaluation of the searches from now on (the table is kept: its entries stay
+    /// usable as move hints, and a new game clears it).
+    pub fn set_evaluator(&mut self, evaluator: Evaluator) {
+        self.evaluator = evaluator;
     }
 
     /// Turns move-ordering features on or off (all on by default): for measuring what each buys.
-    /// Evaluates with learnt weights instead of evaluation v1 (`None`: v1).
-    pub fn set_learned(&mut self, weights: Option<&'static eval::learned::Weights>) {
-        self.learned = weights;
-    }
-
-    #[inline(always)]
-    fn evaluate(&self, board: &Board, moves: u64) -> i32 {
-        match self.learned {
-            Some(w) => w.discs(board.player, board.opponent, moves),
-            None => eval::evaluate_with_moves(board, moves),
-        }
-    }
-
     pub fn set_ordering(&mut self, features: Features) {
         self.features = features;
     }
 
     /// The best move the transposition table holds for `board`, if any: a hint, always legal.
     pub fn table_move(&self, board: &Board) -> Option<Move> {
-        let e = self.tt.probe(board)?;
+        let e = self.tt.probe_board(board)?;
         (e.best < 64 && board.moves() & (1u64 << e.best) != 0).then(|| Move::Play(Square::from_index(e.best as u32)))
     }
 
     /// Searches `board` within `limits`, reporting progress to `observer`.
     pub fn search(&mut self, board: &Board, limits: &Limits, observer: &mut dyn Observer) -> SearchResult {
         let start = Instant::now();
-        self.nodes = 0;
-        self.next_poll = POLL_INTERVAL;
-        self.stopped = false;
-        self.node_limit = None;
-        self.hard_deadline = None;
         self.tt.new_search();
         let empties = board.empty_count();
         let mut deadlines = None;
+        let mut node_limit = None;
         let max_depth = match *limits {
             Limits::Depth(d) => d.clamp(1, empties.max(1)),
             Limits::Nodes(n) => {
-                self.node_limit = Some(n);
-                self.next_poll = n.min(POLL_INTERVAL);
+                node_limit = Some(n);
                 empties
             }
             Limits::MoveTime(t) => {
@@ -257,20 +164,18 @@ impl Searcher {
             }
             Limits::Infinite => empties,
         };
-        self.hard_deadline = deadlines.map(|d| d.hard);
 
         if board.moves() == 0 {
             if board.is_game_over() {
-                let elapsed = start.elapsed();
-                let score = board.final_score();
                 return SearchResult {
                     best: Move::Pass,
-                    score,
+                    score: board.final_score(),
                     exact: true,
                     depth: 0,
                     nodes: 0,
-                    elapsed,
+                    elapsed: start.elapsed(),
                     pv: Vec::new(),
+                    stop: StopReason::Solved,
                 };
             }
             // The only move is a pass: search the opponent's position and see it from this side.
@@ -281,43 +186,26 @@ impl Searcher {
             result.pv.insert(0, Move::Pass);
             return result;
         }
-        if self.hand_over(empties, limits, start, deadlines.as_ref()) {
-            return self.solve(board, start, observer);
+        let hard_deadline = deadlines.map(|d| d.hard);
+        let solve = hand_over(empties, limits, start, deadlines.as_ref());
+        let mut worker = Worker::new(&mut self.tt, &self.evaluator, &self.features, observer, node_limit);
+        if !solve {
+            worker.hard_deadline = hard_deadline;
+            return worker.iterate(board, max_depth, start, deadlines.as_ref());
         }
-        self.iterate(board, max_depth, start, deadlines.as_ref(), observer)
-    }
-
-    /// THE handover point to the exact endgame solver: whether it, rather than the midgame search,
-    /// answers. Always when the depth asked for reaches the end of the game; under a time limit when
-    /// the empties are few enough for the solver to finish (it is also stopped at the hard deadline,
-    /// falling back on a shallow midgame search). Never under a node limit, so that node-limited
-    /// searches stay comparable.
-    fn hand_over(&self, empties: u32, limits: &Limits, start: Instant, deadlines: Option<&Deadlines>) -> bool {
-        match *limits {
-            Limits::Depth(d) => d >= empties,
-            Limits::Nodes(_) => false,
-            Limits::Infinite => empties <= SOLVER_EMPTIES_UNTIMED,
-            Limits::MoveTime(_) | Limits::Clock { .. } => {
-                deadlines.is_some_and(|d| empties <= solvable_empties(d.hard.saturating_duration_since(start)))
-            }
-        }
-    }
-
-    /// Solves `board` exactly with the endgame solver, after a shallow midgame search that gives
-    /// the answer should the solver be stopped (by the hard deadline or the observer).
-    fn solve(&mut self, board: &Board, start: Instant, observer: &mut dyn Observer) -> SearchResult {
-        let empties = board.empty_count();
-        let deadline = self.hard_deadline;
-        self.hard_deadline = None;
+        // A shallow midgame search first gives the answer should the solver be stopped (by the hard
+        // deadline or the observer).
         let fallback_depth = FALLBACK_DEPTH.min(empties.saturating_sub(1)).max(1);
-        let mut result = self.iterate(board, fallback_depth, start, None, observer);
-        if self.stopped {
+        let mut result = worker.iterate(board, fallback_depth, start, None);
+        if worker.stop.is_some() {
             return result;
         }
-        let solution = self.solver.solve(board, -64, 64, &mut Guarded { inner: observer, deadline });
+        let mut guarded = Guarded { inner: &mut *worker.observer, deadline: hard_deadline, stop: None };
+        let solution = endgame::solve(worker.tt, board, -64, 64, &mut guarded);
         result.nodes += solution.nodes;
         result.elapsed = start.elapsed();
         if solution.aborted {
+            result.stop = guarded.stop.unwrap_or(StopReason::Stopped);
             return result;
         }
         debug_assert!(is_move(board, solution.best), "solver answered {:?}", solution.best);
@@ -326,7 +214,8 @@ impl Searcher {
         result.exact = true;
         result.depth = empties;
         result.pv = vec![solution.best];
-        observer.info(&Info {
+        result.stop = StopReason::Solved;
+        worker.observer.info(&Info {
             depth: empties,
             score: solution.score,
             exact: true,
@@ -336,6 +225,63 @@ impl Searcher {
         });
         result
     }
+}
+
+/// THE handover point to the exact endgame solver: whether it, rather than the midgame search,
+/// answers. Always when the depth asked for reaches the end of the game; under a time limit when
+/// the empties are few enough for the solver to finish (it is also stopped at the hard deadline,
+/// falling back on a shallow midgame search). Never under a node limit, so that node-limited
+/// searches stay comparable.
+fn hand_over(empties: u32, limits: &Limits, start: Instant, deadlines: Option<&Deadlines>) -> bool {
+    match *limits {
+        Limits::Depth(d) => d >= empties,
+        Limits::Nodes(_) => false,
+        Limits::Infinite => empties <= SOLVER_EMPTIES_UNTIMED,
+        Limits::MoveTime(_) | Limits::Clock { .. } => {
+            deadlines.is_some_and(|d| empties <= solvable_empties(d.hard.saturating_duration_since(start)))
+        }
+    }
+}
+
+/// One search: its limits, counters, stop reason and PV buffers, over the searcher's table. Made
+/// fresh for every search, so nothing of a search is reset by hand for the next.
+struct Worker<'a> {
+    tt: &'a mut Table,
+    evaluator: &'a Evaluator,
+    features: &'a Features,
+    observer: &'a mut dyn Observer,
+    nodes: u64,
+    next_poll: u64,
+    /// Set when the search must unwind, with the reason.
+    stop: Option<StopReason>,
+    hard_deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+}
+
+impl<'a> Worker<'a> {
+    fn new(
+        tt: &'a mut Table,
+        evaluator: &'a Evaluator,
+        features: &'a Features,
+        observer: &'a mut dyn Observer,
+        node_limit: Option<u64>,
+    ) -> Worker<'a> {
+        Worker {
+            tt,
+            evaluator,
+            features,
+            observer,
+            nodes: 0,
+            next_poll: node_limit.map_or(POLL_INTERVAL, |n| n.min(POLL_INTERVAL)),
+            stop: None,
+            hard_deadline: None,
+            node_limit,
+            pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+        }
+    }
 
     /// Iterative deepening from depth 1 to `max_depth`, within the deadlines if any.
     fn iterate(
@@ -344,11 +290,10 @@ impl Searcher {
         max_depth: u32,
         start: Instant,
         deadlines: Option<&Deadlines>,
-        observer: &mut dyn Observer,
     ) -> SearchResult {
         let empties = board.empty_count();
-        let tt_move = self.tt.probe(board).map_or(NO_MOVE, |e| e.best);
-        let mut root: Vec<Scored> = MoveList::new(board, board.moves(), tt_move, &self.features).collect();
+        let tt_move = self.tt.probe_board(board).map_or(NO_MOVE, |e| e.best);
+        let mut root: Vec<Scored> = MoveList::new(board, board.moves(), tt_move, self.features).collect();
         let mut result = SearchResult {
             best: Move::Play(root[0].sq),
             score: 0,
@@ -357,17 +302,19 @@ impl Searcher {
             nodes: 0,
             elapsed: Duration::ZERO,
             pv: vec![Move::Play(root[0].sq)],
+            stop: StopReason::Depth,
         };
         let mut last_iteration = Duration::ZERO;
         let mut growth = timeman::DEFAULT_GROWTH;
         for depth in 1..=max_depth {
             let iteration_start = Instant::now();
             let score = if depth >= ASPIRATION_MIN_DEPTH && result.depth > 0 {
-                self.aspiration(board, depth, result.score, &mut root, observer)
+                self.aspiration(board, depth, result.score, &mut root)
             } else {
-                self.root(board, depth, -INF, INF, &mut root, observer)
+                self.root(board, depth, -INF, INF, &mut root)
             };
-            if self.stopped {
+            if let Some(stop) = self.stop {
+                result.stop = stop;
                 break;
             }
             let took = iteration_start.elapsed();
@@ -379,10 +326,11 @@ impl Searcher {
             result.score = score;
             result.depth = depth;
             result.exact = depth >= empties;
+            result.stop = if result.exact { StopReason::Solved } else { StopReason::Depth };
             result.pv = self.root_pv();
             result.nodes = self.nodes;
             result.elapsed = start.elapsed();
-            observer.info(&Info {
+            self.observer.info(&Info {
                 depth,
                 score,
                 exact: result.exact,
@@ -391,7 +339,8 @@ impl Searcher {
                 pv: result.pv.clone(),
             });
             if let Some(d) = deadlines {
-                if !timeman::start_next(d, Instant::now(), took, growth) {
+                if depth < max_depth && !timeman::start_next(d, Instant::now(), took, growth) {
+                    result.stop = StopReason::Time;
                     break;
                 }
             }
@@ -402,20 +351,13 @@ impl Searcher {
     }
 
     /// Re-searches with wider windows until the score falls inside.
-    fn aspiration(
-        &mut self,
-        board: &Board,
-        depth: u32,
-        guess: i32,
-        root: &mut [Scored],
-        obs: &mut dyn Observer,
-    ) -> i32 {
+    fn aspiration(&mut self, board: &Board, depth: u32, guess: i32, root: &mut [Scored]) -> i32 {
         let mut delta = ASPIRATION_WINDOW;
         let mut alpha = (guess - delta).max(-INF);
         let mut beta = (guess + delta).min(INF);
         loop {
-            let score = self.root(board, depth, alpha, beta, root, obs);
-            if self.stopped {
+            let score = self.root(board, depth, alpha, beta, root);
+            if self.stop.is_some() {
                 return score;
             }
             delta *= 2;
@@ -430,15 +372,7 @@ impl Searcher {
     }
 
     /// The root of one iteration: PVS over `root`, whose best move is moved to the front.
-    fn root(
-        &mut self,
-        board: &Board,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        root: &mut [Scored],
-        obs: &mut dyn Observer,
-    ) -> i32 {
+    fn root(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, root: &mut [Scored]) -> i32 {
         self.nodes += 1;
         self.pv_len[0] = 0;
         let alpha0 = alpha;
@@ -449,13 +383,13 @@ impl Searcher {
             let mut full = i == 0;
             let mut score = 0;
             if !full {
-                score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, 1, obs);
+                score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, 1);
                 full = score > alpha && score < beta;
             }
             if full {
-                score = -self.pvs::<true>(&child, depth - 1, -beta, -alpha, 1, obs);
+                score = -self.pvs::<true>(&child, depth - 1, -beta, -alpha, 1);
             }
-            if self.stopped {
+            if self.stop.is_some() {
                 return best;
             }
             if score > best {
@@ -471,7 +405,7 @@ impl Searcher {
             }
         }
         root[..=best_index].rotate_right(1);
-        self.tt.store(board, depth, alpha0, beta, best, root[0].sq.index() as u8);
+        self.tt.store_result(board, depth, alpha0, beta, best, root[0].sq.index() as u8);
         best
     }
 
@@ -524,7 +458,7 @@ impl Searcher {
         self.nodes += 1;
         let moves = board.moves();
         if moves != 0 {
-            return self.evaluate(board, moves);
+            return self.evaluator.evaluate_with_moves(board, moves);
         }
         let passed = board.pass();
         let replies = passed.moves();
@@ -532,39 +466,33 @@ impl Searcher {
             return board.final_score();
         }
         self.nodes += 1;
-        -self.evaluate(&passed, replies)
+        -self.evaluator.evaluate_with_moves(&passed, replies)
     }
 
     #[cold]
-    fn poll(&mut self, obs: &mut dyn Observer) {
+    fn poll(&mut self) {
         self.next_poll = self.nodes + POLL_INTERVAL;
         if let Some(limit) = self.node_limit {
             self.next_poll = self.next_poll.min(limit);
             if self.nodes >= limit {
-                self.stopped = true;
+                self.stop = Some(StopReason::Nodes);
             }
         }
-        if self.hard_deadline.is_some_and(|d| Instant::now() >= d) || obs.poll() == Control::Stop {
-            self.stopped = true;
+        if self.hard_deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop = Some(StopReason::Time);
+        } else if self.observer.poll() == Control::Stop {
+            self.stop = Some(StopReason::Stopped);
         }
     }
 
     /// Principal variation search. `PV` nodes have an open window; the others a null window.
     /// Scores are fail-soft.
-    fn pvs<const PV: bool>(
-        &mut self,
-        board: &Board,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        obs: &mut dyn Observer,
-    ) -> i32 {
+    fn pvs<const PV: bool>(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
         if self.nodes >= self.next_poll {
-            self.poll(obs);
+            self.poll();
         }
-        if self.stopped {
+        if self.stop.is_some() {
             return 0;
         }
         if PV {
@@ -577,14 +505,14 @@ impl Searcher {
                 return board.final_score();
             }
             // A pass costs no depth: the game goes on, and two passes in a row end it above.
-            let score = -self.pvs::<PV>(&passed, depth, -beta, -alpha, ply + 1, obs);
+            let score = -self.pvs::<PV>(&passed, depth, -beta, -alpha, ply + 1);
             if PV {
                 self.set_pv(ply, PASS, true);
             }
             return score;
         }
         if depth == 0 {
-            return self.evaluate(board, moves);
+            return self.evaluator.evaluate_with_moves(board, moves);
         }
         // Deeper than the empties is the same search: capping it shares table entries.
         let depth = depth.min(board.empty_count());
@@ -593,11 +521,12 @@ impl Searcher {
         }
 
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt.probe(board) {
+        if let Some(e) = self.tt.probe_board(board) {
             if e.best < 64 && moves & (1u64 << e.best) != 0 {
                 tt_move = e.best;
             }
-            if !PV && e.depth as u32 >= depth {
+            // The solver's exact entries (draft = empties) answer at any depth.
+            if !PV && e.draft as u32 >= depth && self.tt.trusted(&e) {
                 let (lower, upper) = (e.lower as i32, e.upper as i32);
                 if lower >= beta || lower == upper {
                     return lower;
@@ -608,7 +537,7 @@ impl Searcher {
             }
         }
 
-        let list = MoveList::new(board, moves, tt_move, &self.features);
+        let list = MoveList::new(board, moves, tt_move, self.features);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
@@ -618,14 +547,14 @@ impl Searcher {
             let mut full = PV && first;
             let mut score = 0;
             if !full {
-                score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, ply + 1, obs);
+                score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
                 full = PV && score > alpha && score < beta;
             }
             if full {
-                score = -self.pvs::<PV>(&child, depth - 1, -beta, -alpha, ply + 1, obs);
+                score = -self.pvs::<PV>(&child, depth - 1, -beta, -alpha, ply + 1);
             }
             first = false;
-            if self.stopped {
+            if self.stop.is_some() {
                 return 0;
             }
             if score > best {
@@ -642,7 +571,7 @@ impl Searcher {
                 }
             }
         }
-        self.tt.store(board, depth, alpha0, beta, best, best_move);
+        self.tt.store_result(board, depth, alpha0, beta, best, best_move);
         best
     }
 }

@@ -1,8 +1,8 @@
 //! The position: two bitboards seen from the side to move, copied to make a move; colours, moves,
 //! game end and scoring, and the 64-character board string of Edax, Egaroucid and the FFO files.
 
-use crate::movegen;
-use crate::square::{Square, Squares};
+use crate::rules::movegen;
+use crate::rules::square::{Square, SquareParseError, Squares};
 use std::fmt;
 use std::str::FromStr;
 
@@ -18,6 +18,70 @@ pub struct Board {
 pub enum Move {
     Play(Square),
     Pass,
+}
+
+/// How a move is written: the squares' case and the word for a pass. Every front end and file format
+/// writes moves with one of these, and reads them with [`Move::parse`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Notation {
+    upper: bool,
+    pass: &'static str,
+}
+
+impl Notation {
+    /// `f5`, `pass`: ebony's protocol, obf files, the command line.
+    pub const PLAIN: Notation = Notation { upper: false, pass: "pass" };
+    /// `F5`, `pass`: GTP.
+    pub const GTP: Notation = Notation { upper: true, pass: "pass" };
+    /// `F5`, `PA`: GGF records and NBoard.
+    pub const GGF: Notation = Notation { upper: true, pass: "PA" };
+
+    /// `mv` written in this notation.
+    pub const fn text(self, mv: Move) -> MoveText {
+        MoveText(mv, self)
+    }
+}
+
+/// A move in a [`Notation`], ready to be written.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveText(Move, Notation);
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let MoveText(mv, notation) = *self;
+        let text = match mv {
+            Move::Play(sq) if notation.upper => sq.to_string().to_ascii_uppercase(),
+            Move::Play(sq) => sq.to_string(),
+            Move::Pass => notation.pass.to_string(),
+        };
+        // `pad`, so that widths and alignment (`{:>5}` in tables) apply.
+        f.pad(&text)
+    }
+}
+
+/// `f5` or `pass` ([`Notation::PLAIN`]).
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Notation::PLAIN.text(*self).fmt(f)
+    }
+}
+
+impl Move {
+    /// Reads a move in any notation: a square in either case, or `pass` or `PA` in any case.
+    pub fn parse(text: &str) -> Result<Move, SquareParseError> {
+        if text.eq_ignore_ascii_case("pass") || text.eq_ignore_ascii_case("pa") {
+            return Ok(Move::Pass);
+        }
+        text.parse::<Square>().map(Move::Play)
+    }
+}
+
+impl FromStr for Move {
+    type Err = SquareParseError;
+
+    fn from_str(text: &str) -> Result<Move, SquareParseError> {
+        Move::parse(text)
+    }
 }
 
 /// Why a move is not legal in a position.
@@ -152,6 +216,15 @@ pub enum Color {
 }
 
 impl Color {
+    /// 0 for black, 1 for white: the index of per-colour arrays (clocks, time used).
+    #[inline]
+    pub const fn index(self) -> usize {
+        match self {
+            Color::Black => 0,
+            Color::White => 1,
+        }
+    }
+
     #[inline]
     pub const fn opposite(self) -> Color {
         match self {
@@ -308,14 +381,32 @@ impl Position {
         Ok(Position::from_colors(black, white, side))
     }
 
+    /// The symbol of a square: `X` black, `O` white, `empty` for an empty one.
+    pub fn symbol_at(&self, sq: Square, empty: char) -> char {
+        self.color_at(sq).map_or(empty, Color::symbol)
+    }
+
+    /// The board picture of every front end (`show`, GTP's `showboard`): file letters, the ranks 1
+    /// to 8 each between its number, then the letters again. `upper` writes the letters in upper
+    /// case, `empty` marks empty squares, and `indent` spaces follow each rank number.
+    pub fn diagram(&self, upper: bool, empty: char, indent: usize) -> Vec<String> {
+        let letters = if upper { "A B C D E F G H" } else { "a b c d e f g h" };
+        let files = format!("{}{letters}", " ".repeat(indent + 1));
+        let mut lines = vec![files.clone()];
+        for rank in 0..8u8 {
+            let cells: Vec<String> = (0..8u8)
+                .filter_map(|file| Square::from_file_rank(file, rank))
+                .map(|sq| self.symbol_at(sq, empty).to_string())
+                .collect();
+            lines.push(format!("{}{}{} {}", rank + 1, " ".repeat(indent), cells.join(" "), rank + 1));
+        }
+        lines.push(files);
+        lines
+    }
+
     /// The 64 squares as `X`, `O` and `-`, a1 first, without the side to move.
     pub fn squares_string(&self) -> String {
-        Square::all()
-            .map(|sq| match self.color_at(sq) {
-                Some(color) => color.symbol(),
-                None => '-',
-            })
-            .collect()
+        Square::all().map(|sq| self.symbol_at(sq, '-')).collect()
     }
 }
 
@@ -337,6 +428,23 @@ impl fmt::Display for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_are_written_and_read_in_every_notation() {
+        let f5 = Move::Play("f5".parse().unwrap());
+        assert_eq!(f5.to_string(), "f5");
+        assert_eq!(Notation::GTP.text(f5).to_string(), "F5");
+        assert_eq!(Notation::GGF.text(Move::Pass).to_string(), "PA");
+        assert_eq!(Notation::GTP.text(Move::Pass).to_string(), "pass");
+        assert_eq!(format!("{:>4}|{:<5}|", f5, Move::Pass), "  f5|pass |");
+        for text in ["f5", "F5"] {
+            assert_eq!(Move::parse(text), Ok(f5));
+        }
+        for text in ["pass", "PASS", "PA", "pa"] {
+            assert_eq!(Move::parse(text), Ok(Move::Pass));
+        }
+        assert!(Move::parse("i9").is_err() && Move::parse("").is_err() && Move::parse("f5 ").is_err());
+    }
 
     #[test]
     fn start_position_string() {

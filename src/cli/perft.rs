@@ -1,0 +1,39 @@
+//! `ebony perft`: counts per depth with time and nodes/s, and the split by root move.
+
+use crate::rules::board::Position;
+use crate::rules::perft;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Prints the perft counts 1..=`depth` from `board` (a board string) or the start position.
+pub fn run(depth: u32, board: Option<&str>, divide: bool) -> ExitCode {
+    let position = match board.map(Position::parse).transpose() {
+        Ok(position) => position.unwrap_or(Position::START),
+        Err(e) => {
+            eprintln!("error: bad board: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("{position}");
+    println!("{:>5} {:>16} {:>10} {:>14}", "depth", "nodes", "time(s)", "nodes/s");
+    let mut total_nodes = 0u64;
+    let mut total_secs = 0f64;
+    for d in 1..=depth {
+        let start = Instant::now();
+        let nodes = perft::perft(&position.board, d);
+        let secs = start.elapsed().as_secs_f64();
+        total_nodes += nodes;
+        total_secs += secs;
+        println!("{d:>5} {nodes:>16} {secs:>10.3} {:>14.0}", nodes as f64 / secs.max(1e-9));
+    }
+    println!("total {total_nodes:>16} {total_secs:>10.3} {:>14.0}", total_nodes as f64 / total_secs.max(1e-9));
+    if divide && depth > 0 {
+        for (mv, nodes) in perft::divide(&position.board, depth) {
+            match mv {
+                Some(sq) => println!("{sq} {nodes}"),
+                None => println!("pass {nodes}"),
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,68 @@
+//! Static evaluation: the one [`Evaluator`] the midgame search calls, with the evaluations behind it
+//! (`handmade`: v1, the hand-made features; `pattern`: the learnt pattern weights, which today order
+//! the endgame solver's moves).
+
+pub mod handmade;
+pub mod learned;
+pub mod pattern;
+
+use crate::rules::board::Board;
+
+/// Which evaluation an [`Evaluator`] computes. An enum rather than a trait object: the search calls
+/// the evaluation at every leaf, and a `match` on a value that never changes during a search is
+/// predicted for free where a virtual call is not. A new evaluation is a new variant.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Variant {
+    /// The hand-made evaluation ([`handmade`]).
+    #[default]
+    V1,
+    /// Learnt weights ([`learned`]).
+    Learned(&'static learned::Weights),
+}
+
+/// The static evaluation of the midgame search: an estimate of the final disc difference for the
+/// side to move, in -64..=64.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Evaluator {
+    variant: Variant,
+}
+
+impl Evaluator {
+    pub const fn new(variant: Variant) -> Evaluator {
+        Evaluator { variant }
+    }
+
+    pub const fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The evaluation of `board`, whose side to move has the legal moves `moves` (the search has them
+    /// already).
+    #[inline(always)]
+    pub fn evaluate_with_moves(&self, board: &Board, moves: u64) -> i32 {
+        match self.variant {
+            Variant::V1 => handmade::evaluate_with_moves(board, moves),
+            Variant::Learned(weights) => weights.discs(board.player, board.opponent, moves),
+        }
+    }
+
+    /// The evaluation of `board`.
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        self.evaluate_with_moves(board, board.moves())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn v1_is_the_handmade_evaluation() {
+        let evaluator = Evaluator::default();
+        assert_eq!(evaluator.variant(), Variant::V1);
+        let corner = Board::new(0x81 | (1 << 27), 1 << 28);
+        for board in [Board::START, Board::START.pass(), corner] {
+            assert_eq!(evaluator.evaluate(&board), handmade::evaluate(&board));
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! Position and game files: obf (FFO/Edax test positions) and GGF (game records). Built on `rules`.
+
+pub mod ggf;
+pub mod obf;

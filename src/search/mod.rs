@@ -1,0 +1,13 @@
+//! The search: its API types (`api`), the midgame search (`midgame`: iterative deepening over PVS)
+//! with its move ordering, transposition table and time manager, and the exact endgame solver
+//! (`endgame`) it hands over to. `endgame` uses only `api` and the table, never `midgame`.
+
+pub mod api;
+pub mod endgame;
+pub mod midgame;
+pub mod ordering;
+pub mod timeman;
+pub mod tt;
+
+pub use api::{Control, Info, Limits, Observer, SearchResult, Silent, StopReason};
+pub use midgame::{Searcher, POLL_INTERVAL};
