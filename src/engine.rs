@@ -17,9 +17,12 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// A session at the start position with a transposition table of about `hash_mb` megabytes.
-    pub fn new(hash_mb: usize) -> Engine {
-        Engine { game: Game::default(), searcher: Searcher::new(hash_mb) }
+    /// A session at the start position with a transposition table of about `hash_mb` megabytes,
+    /// judging positions with `evaluator`.
+    pub fn new(hash_mb: usize, evaluator: Evaluator) -> Engine {
+        let mut searcher = Searcher::new(hash_mb);
+        searcher.set_evaluator(evaluator);
+        Engine { game: Game::default(), searcher }
     }
 
     pub fn game(&self) -> &Game {
@@ -85,7 +88,7 @@ mod tests {
 
     #[test]
     fn plays_undoes_and_searches_the_position() {
-        let mut engine = Engine::new(1);
+        let mut engine = Engine::new(1, Evaluator::default());
         let f5 = Move::Play("f5".parse().expect("square"));
         engine.play(f5).expect("legal");
         assert_eq!(engine.game().moves().collect::<Vec<_>>(), [f5]);

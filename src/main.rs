@@ -3,7 +3,9 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use ebony::cli::{bench, perft, solve};
-use std::path::PathBuf;
+use ebony::eval::learned::Weights;
+use ebony::eval::{Evaluator, Variant};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -16,6 +18,10 @@ struct Cli {
     /// Transposition table size in megabytes.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+
+    /// Evaluation weights to use instead of the built-in ones (a file written by `ebony-train fit`).
+    #[arg(long, value_name = "FILE", global = true)]
+    eval: Option<PathBuf>,
 
     #[command(subcommand)]
     command: Option<Command>,
@@ -81,10 +87,17 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
+    let evaluator = match cli.eval.as_deref().map(load_evaluator).transpose() {
+        Ok(evaluator) => evaluator.unwrap_or_default(),
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
     match cli.command {
-        None => run_protocol(cli.protocol, cli.hash),
+        None => run_protocol(cli.protocol, cli.hash, evaluator),
         Some(Command::Perft { depth, board, divide }) => perft::run(depth, board.as_deref(), divide),
-        Some(Command::Bench { depth, without }) => bench::print(depth, &without),
+        Some(Command::Bench { depth, without }) => bench::print(depth, &without, evaluator),
         Some(Command::Solve { file, board, all_moves, wld, first_number, range }) => solve::run(&solve::SolveArgs {
             file: file.as_deref(),
             board: board.as_deref(),
@@ -97,12 +110,20 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_protocol(kind: ProtocolKind, hash_mb: usize) -> ExitCode {
+/// The evaluation of a weight file; it lives as long as the process.
+fn load_evaluator(path: &Path) -> Result<Evaluator, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let weights = Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    log::info!("evaluation weights {} ({:016x})", path.display(), weights.checksum());
+    Ok(Evaluator::new(Variant::Learned(Box::leak(Box::new(weights)))))
+}
+
+fn run_protocol(kind: ProtocolKind, hash_mb: usize, evaluator: Evaluator) -> ExitCode {
     log::info!("protocol {kind:?}, hash {hash_mb} MB");
     let served = match kind {
-        ProtocolKind::Native => ebony::protocol::native::run(hash_mb),
-        ProtocolKind::Nboard => ebony::protocol::nboard::run(hash_mb),
-        ProtocolKind::Gtp => ebony::protocol::gtp::run(hash_mb),
+        ProtocolKind::Native => ebony::protocol::native::run(hash_mb, evaluator),
+        ProtocolKind::Nboard => ebony::protocol::nboard::run(hash_mb, evaluator),
+        ProtocolKind::Gtp => ebony::protocol::gtp::run(hash_mb, evaluator),
     };
     match served {
         Ok(()) => ExitCode::SUCCESS,

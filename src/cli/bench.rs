@@ -2,6 +2,7 @@
 //! the total node count is deterministic; CI compares it with the recorded signature
 //! (`scripts/bench-signature`) so that a change in search behaviour is always deliberate.
 
+use crate::eval::Evaluator;
 use crate::rules::board::Position;
 use crate::search::ordering::Features;
 use crate::search::{Limits, Searcher, Silent};
@@ -71,9 +72,10 @@ pub struct Line {
 
 /// Searches every bench position to `depth` with the given ordering features, then solves the
 /// endgame positions, each from a new game; `each` sees every line as it completes.
-pub fn run(depth: u32, features: Features, mut each: impl FnMut(&Line)) -> Vec<Line> {
+pub fn run(depth: u32, features: Features, evaluator: Evaluator, mut each: impl FnMut(&Line)) -> Vec<Line> {
     let mut searcher = Searcher::new(HASH_MB);
     searcher.set_ordering(features);
+    searcher.set_evaluator(evaluator);
     let mut lines = Vec::with_capacity(POSITIONS.len() + ENDGAME_POSITIONS.len());
     let midgame = POSITIONS.iter().map(|text| (text, depth));
     let endgame = ENDGAME_POSITIONS.iter().map(|text| (text, 60));
@@ -97,7 +99,7 @@ pub fn run(depth: u32, features: Features, mut each: impl FnMut(&Line)) -> Vec<L
 
 /// `ebony bench`: runs the bench at `depth` without the ordering features named in `without`,
 /// printing a line per position, then the total nodes, time and nodes/s.
-pub fn print(depth: u32, without: &[String]) -> ExitCode {
+pub fn print(depth: u32, without: &[String], evaluator: Evaluator) -> ExitCode {
     let mut features = Features::ALL;
     for name in without {
         if !features.disable(name) {
@@ -105,7 +107,7 @@ pub fn print(depth: u32, without: &[String]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let lines = run(depth, features, |l| {
+    let lines = run(depth, features, evaluator, |l| {
         let exact = if l.exact { " exact" } else { "" };
         println!(
             "{} depth {:>2} score {:>3}{exact:6} nodes {:>11} time {:>8.3}",

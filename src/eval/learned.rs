@@ -463,9 +463,34 @@ impl Weights {
     }
 }
 
+/// The weights built into the binary (`weights.ebev`, fitted by `ebony-train fit`; see
+/// `data/README.md` for the commands that rebuild it).
+pub fn builtin() -> &'static Weights {
+    static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+    // The file is part of the source: a mismatch with the features is a build error that the unit
+    // tests catch, not an input to recover from.
+    WEIGHTS.get_or_init(|| {
+        Weights::from_bytes(include_bytes!("weights.ebev")).expect("the embedded weights fit this build's features")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn builtin_weights_load_and_judge_corners() {
+        let weights = builtin();
+        assert_ne!(weights.checksum(), Weights::zero().checksum());
+        // Black (to move) holds a1 and h8 in an otherwise quiet midgame position; the same position
+        // with the corners given to white must look worse for black.
+        let quiet_p = 0x0000_0018_1C00_0000u64;
+        let quiet_o = 0x0000_2420_2000_0000u64;
+        let corners = 1 | 1 << 63;
+        let good = weights.score(quiet_p | corners, quiet_o, movegen::moves(quiet_p | corners, quiet_o));
+        let bad = weights.score(quiet_p, quiet_o | corners, movegen::moves(quiet_p, quiet_o | corners));
+        assert!(good > bad + 8 * SCALE, "corners: {good} vs {bad}");
+    }
 
     fn random_boards(count: usize) -> Vec<(u64, u64)> {
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;

@@ -1,6 +1,7 @@
 //! Static evaluation: the one [`Evaluator`] the midgame search calls, with the evaluations behind it
-//! (`handmade`: v1, the hand-made features; `pattern`: the learnt pattern weights, which today order
-//! the endgame solver's moves).
+//! (`learned`: weights fitted to ebony's own games, the default; `handmade`: v1, the hand-made
+//! features it replaced, kept for comparison; `pattern`: the earlier endgame-only weights that order
+//! the solver's moves).
 
 pub mod handmade;
 pub mod learned;
@@ -11,13 +12,19 @@ use crate::rules::board::Board;
 /// Which evaluation an [`Evaluator`] computes. An enum rather than a trait object: the search calls
 /// the evaluation at every leaf, and a `match` on a value that never changes during a search is
 /// predicted for free where a virtual call is not. A new evaluation is a new variant.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Variant {
     /// The hand-made evaluation ([`handmade`]).
-    #[default]
     V1,
     /// Learnt weights ([`learned`]).
     Learned(&'static learned::Weights),
+}
+
+impl Default for Variant {
+    /// The weights built into the binary.
+    fn default() -> Variant {
+        Variant::Learned(learned::builtin())
+    }
 }
 
 /// The static evaluation of the midgame search: an estimate of the final disc difference for the
@@ -57,9 +64,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn v1_is_the_handmade_evaluation() {
+    fn the_default_is_the_builtin_learnt_evaluation() {
         let evaluator = Evaluator::default();
-        assert_eq!(evaluator.variant(), Variant::V1);
+        assert_eq!(evaluator.variant(), Variant::Learned(learned::builtin()));
+        let corner = Board::new(0x81 | (1 << 27), 1 << 28);
+        for board in [Board::START, Board::START.pass(), corner] {
+            let moves = board.moves();
+            assert_eq!(evaluator.evaluate(&board), learned::builtin().discs(board.player, board.opponent, moves));
+            assert!((-64..=64).contains(&evaluator.evaluate(&board)));
+        }
+    }
+
+    #[test]
+    fn v1_is_the_handmade_evaluation() {
+        let evaluator = Evaluator::new(Variant::V1);
         let corner = Board::new(0x81 | (1 << 27), 1 << 28);
         for board in [Board::START, Board::START.pass(), corner] {
             assert_eq!(evaluator.evaluate(&board), handmade::evaluate(&board));

@@ -2,6 +2,7 @@
 //! commands to the game session ([`Engine`]). Passes a GUI leaves out are played implicitly.
 
 use crate::engine::{Engine, CLOCK_MARGIN};
+use crate::eval::Evaluator;
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
 use crate::rules::board::{Color, IllegalMove, Move, Notation};
@@ -220,8 +221,8 @@ impl TimeControl {
 }
 
 /// Runs GTP on stdin/stdout until `quit` or end of input.
-pub fn run(hash_mb: usize) -> std::io::Result<()> {
-    Gtp::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb).run();
+pub fn run(hash_mb: usize, evaluator: Evaluator) -> std::io::Result<()> {
+    Gtp::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator).run();
     Ok(())
 }
 
@@ -251,9 +252,9 @@ impl<W: Write> Frontend for Gtp<W> {
 }
 
 impl<W: Write> Gtp<W> {
-    pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize) -> Gtp<W> {
+    pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize, evaluator: Evaluator) -> Gtp<W> {
         Gtp {
-            engine: Engine::new(hash_mb),
+            engine: Engine::new(hash_mb, evaluator),
             inbox: Inbox::new(input),
             out,
             marks: Vec::new(),

@@ -8,6 +8,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use crate::engine::Engine;
+use crate::eval::Evaluator;
 use crate::protocol::inbox::{serve, Arrival, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
 use crate::protocol::parser::{self, Command, COMMANDS};
@@ -19,8 +20,8 @@ use std::io::Write;
 use std::sync::mpsc::Receiver;
 
 /// Runs the native protocol on stdin/stdout until `quit` or end of input.
-pub fn run(hash_mb: usize) -> std::io::Result<()> {
-    Native::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb).run();
+pub fn run(hash_mb: usize, evaluator: Evaluator) -> std::io::Result<()> {
+    Native::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator).run();
     Ok(())
 }
 
@@ -33,8 +34,8 @@ pub struct Native<W: Write> {
 }
 
 impl<W: Write> Native<W> {
-    pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize) -> Native<W> {
-        Native { engine: Engine::new(hash_mb), inbox: Inbox::new(input), out }
+    pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize, evaluator: Evaluator) -> Native<W> {
+        Native { engine: Engine::new(hash_mb, evaluator), inbox: Inbox::new(input), out }
     }
 
     /// Answers lines until `quit` or end of input.
@@ -283,7 +284,7 @@ mod tests {
     /// Runs a whole session through the loop without a process.
     fn session(input: &str) -> Vec<String> {
         let reader = io::spawn_reader(std::io::Cursor::new(input.as_bytes().to_vec())).unwrap();
-        let mut engine = Native::new(reader, Output::new(Vec::new()), 1);
+        let mut engine = Native::new(reader, Output::new(Vec::new()), 1, Evaluator::default());
         engine.run();
         let bytes = engine.into_output();
         String::from_utf8(bytes).unwrap().lines().map(str::to_string).collect()

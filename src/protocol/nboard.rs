@@ -3,6 +3,7 @@
 //! soon as a line arrives that changes the position or asks for other work (`ping` first of all).
 
 use crate::engine::{Engine, CLOCK_MARGIN};
+use crate::eval::Evaluator;
 use crate::formats::ggf::{self, GgfClock};
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
@@ -152,8 +153,8 @@ struct Scored {
 }
 
 /// Runs the NBoard protocol on stdin/stdout until `quit` or end of input.
-pub fn run(hash_mb: usize) -> std::io::Result<()> {
-    NBoard::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb).run();
+pub fn run(hash_mb: usize, evaluator: Evaluator) -> std::io::Result<()> {
+    NBoard::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator).run();
     Ok(())
 }
 
@@ -184,9 +185,14 @@ impl<W: Write> Frontend for NBoard<W> {
 }
 
 impl<W: Write> NBoard<W> {
-    pub fn new(input: std::sync::mpsc::Receiver<Input>, out: Output<W>, hash_mb: usize) -> NBoard<W> {
+    pub fn new(
+        input: std::sync::mpsc::Receiver<Input>,
+        out: Output<W>,
+        hash_mb: usize,
+        evaluator: Evaluator,
+    ) -> NBoard<W> {
         NBoard {
-            engine: Engine::new(hash_mb),
+            engine: Engine::new(hash_mb, evaluator),
             inbox: Inbox::new(input),
             out,
             depth: DEFAULT_DEPTH,
@@ -516,7 +522,7 @@ mod tests {
 
     fn engine() -> NBoard<Vec<u8>> {
         let (_tx, rx) = std::sync::mpsc::channel();
-        NBoard::new(rx, Output::new(Vec::new()), 1)
+        NBoard::new(rx, Output::new(Vec::new()), 1, Evaluator::default())
     }
 
     #[test]

@@ -6,9 +6,28 @@ use crate::rules::board::Move;
 use std::time::Duration;
 
 /// How long to think. One of these per `go`.
+/// From how many empties `go depth N` solves the game exactly instead of searching N plies: 12 at
+/// depth 1, 17 at depth 8, 20 at 12, 22 at 16, 25 at 20 (one more for about every 1.5 plies), at
+/// most 26, and N itself when N is more. The endgame search is exact and far cheaper per empty than the
+/// midgame's per ply, so a level that stopped its exact search at N empties would throw away discs
+/// in every endgame (ntest's depth N solves win/loss/draw from about the same number of empties).
+pub const fn solve_empties(depth: u32) -> u32 {
+    let level = (1500 + 68 * (depth as i64 - 6)).div_euclid(100) + 1;
+    let level = if level > MAX_LEVEL_SOLVE { MAX_LEVEL_SOLVE } else { level };
+    if depth as i64 > level {
+        depth
+    } else {
+        level as u32
+    }
+}
+
+/// The most empties a `go depth` search solves before its depth reaches the end: about 10 s here.
+const MAX_LEVEL_SOLVE: i64 = 26;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Limits {
-    /// Search to this many plies (exactly, when the empties are at most this many).
+    /// Search this many plies in the midgame, and solve exactly from [`solve_empties`] of this depth
+    /// on (a level, as other engines' depths are).
     Depth(u32),
     /// Stop after about this many nodes.
     Nodes(u64),
@@ -92,4 +111,22 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// Why the search ended.
     pub stop: StopReason,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_solve_from_more_empties_as_the_depth_grows() {
+        assert_eq!(solve_empties(1), 12);
+        assert_eq!(solve_empties(8), 17);
+        assert_eq!(solve_empties(12), 20);
+        assert_eq!(solve_empties(16), 22);
+        assert_eq!(solve_empties(20), 25);
+        assert_eq!(solve_empties(24), 26);
+        assert_eq!(solve_empties(30), 30);
+        assert_eq!(solve_empties(60), 60);
+        assert!((1..60).all(|d| solve_empties(d + 1) >= solve_empties(d)));
+    }
 }

@@ -2,7 +2,7 @@
 //! (negascout) whose PV and null-window nodes are specialised at compile time, a transposition
 //! table kept across the moves of a game, and move ordering from `ordering`.
 
-use super::api::{Control, Info, Limits, Observer, SearchResult, StopReason};
+use super::api::{solve_empties, Control, Info, Limits, Observer, SearchResult, StopReason};
 use super::endgame;
 use super::ordering::{Features, MoveList, Scored};
 use super::timeman::{self, Deadlines};
@@ -228,13 +228,13 @@ impl Searcher {
 }
 
 /// THE handover point to the exact endgame solver: whether it, rather than the midgame search,
-/// answers. Always when the depth asked for reaches the end of the game; under a time limit when
+/// answers. Under a depth limit from the level's [`solve_empties`] on; under a time limit when
 /// the empties are few enough for the solver to finish (it is also stopped at the hard deadline,
 /// falling back on a shallow midgame search). Never under a node limit, so that node-limited
 /// searches stay comparable.
 fn hand_over(empties: u32, limits: &Limits, start: Instant, deadlines: Option<&Deadlines>) -> bool {
     match *limits {
-        Limits::Depth(d) => d >= empties,
+        Limits::Depth(d) => empties <= solve_empties(d),
         Limits::Nodes(_) => false,
         Limits::Infinite => empties <= SOLVER_EMPTIES_UNTIMED,
         Limits::MoveTime(_) | Limits::Clock { .. } => {

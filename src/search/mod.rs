@@ -9,5 +9,5 @@ pub mod ordering;
 pub mod timeman;
 pub mod tt;
 
-pub use api::{Control, Info, Limits, Observer, SearchResult, Silent, StopReason};
+pub use api::{solve_empties, Control, Info, Limits, Observer, SearchResult, Silent, StopReason};
 pub use midgame::{Searcher, POLL_INTERVAL};
