@@ -1,5 +1,6 @@
 //! Static evaluation v1: a hand-made estimate of the final disc difference for the side to move.
-//! Every caller goes through [`evaluate`], so a learned pattern evaluation can replace this one
+//! Replaced by the learnt evaluation (`learned`) as the engine's; kept as a variant of the
+//! `Evaluator` for comparisons. Every caller goes through [`evaluate`], so a learned pattern evaluation can replace this one
 //! without touching the search.
 //!
 //! Features: mobility, potential mobility (empty squares next to the opponent's discs), corners,

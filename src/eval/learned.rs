@@ -474,9 +474,70 @@ pub fn builtin() -> &'static Weights {
     })
 }
 
+/// How well `weights` order scored moves: over positions with exactly scored moves (obf entries), the
+/// share of move pairs with different scores in which the better move's child looks worse for the
+/// opponent (a tie counts half; 0.5 is chance). The fit and the tests report it on FFO positions.
+pub fn move_pair_order(weights: &Weights, entries: &[crate::formats::obf::ObfEntry]) -> f64 {
+    let (mut right, mut pairs) = (0.0, 0usize);
+    for entry in entries {
+        let board = entry.position.board;
+        let children: Vec<(i32, i32)> = entry
+            .moves
+            .iter()
+            .filter_map(|&(mv, score)| match mv {
+                crate::rules::board::Move::Play(sq) => {
+                    let child = board.play(sq);
+                    Some((weights.score(child.player, child.opponent, child.moves()), score))
+                }
+                crate::rules::board::Move::Pass => None,
+            })
+            .collect();
+        for a in &children {
+            for b in children.iter().filter(|b| a.1 > b.1) {
+                pairs += 1;
+                right += match a.0.cmp(&b.0) {
+                    std::cmp::Ordering::Less => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Greater => 0.0,
+                };
+            }
+        }
+    }
+    if pairs == 0 {
+        0.5
+    } else {
+        right / pairs as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn builtin_weights_order_ffo_moves_and_estimate_their_scores() {
+        let text =
+            [include_str!("../../tests/data/fforum-1-19.obf"), include_str!("../../tests/data/fforum-20-39.obf")];
+        let entries = crate::formats::obf::parse(&text.concat()).expect("FFO files parse");
+        assert_eq!(move_pair_order(&Weights::zero(), &entries), 0.5);
+        let order = move_pair_order(builtin(), &entries);
+        // The mean error of each position's own estimate against its best score, in discs.
+        let error = entries
+            .iter()
+            .map(|e| {
+                let best = e.moves.iter().map(|m| m.1).max().unwrap_or(0) as f64;
+                let b = e.position.board;
+                (builtin().score(b.player, b.opponent, b.moves()) as f64 / SCALE as f64 - best).abs()
+            })
+            .sum::<f64>()
+            / entries.len() as f64;
+        eprintln!(
+            "learnt weights: {:.1}% of FFO move pairs in the right order, mean error {error:.1} discs",
+            100.0 * order
+        );
+        assert!(order > 0.72, "{order}");
+        assert!(error < 10.0, "mean error {error:.1}");
+    }
 
     #[test]
     fn builtin_weights_load_and_judge_corners() {

@@ -1,11 +1,9 @@
 //! Static evaluation: the one [`Evaluator`] the midgame search calls, with the evaluations behind it
-//! (`learned`: weights fitted to ebony's own games, the default; `handmade`: v1, the hand-made
-//! features it replaced, kept for comparison; `pattern`: the earlier endgame-only weights that order
-//! the solver's moves).
+//! (`learned`: weights fitted to ebony's own games, the default, whose weights also order the endgame
+//! solver's moves; `handmade`: v1, the hand-made features it replaced, kept for comparison).
 
 pub mod handmade;
 pub mod learned;
-pub mod pattern;
 
 use crate::rules::board::Board;
 
@@ -41,6 +39,15 @@ impl Evaluator {
 
     pub const fn variant(&self) -> Variant {
         self.variant
+    }
+
+    /// The learnt weights of this evaluation (the built-in ones for v1): what orders the endgame
+    /// solver's moves.
+    pub fn weights(&self) -> &'static learned::Weights {
+        match self.variant {
+            Variant::Learned(weights) => weights,
+            Variant::V1 => learned::builtin(),
+        }
     }
 
     /// The evaluation of `board`, whose side to move has the legal moves `moves` (the search has them

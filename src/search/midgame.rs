@@ -201,7 +201,7 @@ impl Searcher {
             return result;
         }
         let mut guarded = Guarded { inner: &mut *worker.observer, deadline: hard_deadline, stop: None };
-        let solution = endgame::solve(worker.tt, board, -64, 64, &mut guarded);
+        let solution = endgame::solve(worker.tt, board, -64, 64, worker.evaluator.weights(), &mut guarded);
         result.nodes += solution.nodes;
         result.elapsed = start.elapsed();
         if solution.aborted {

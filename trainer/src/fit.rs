@@ -217,11 +217,6 @@ pub fn run(files: &[String], settings: &Settings, out: &str) -> Result<(), Strin
             ebony::eval::handmade::evaluate(&ebony::rules::board::Board::new(s.board.0, s.board.1)) as f64
         }),
     );
-    let old = ebony::eval::pattern::builtin();
-    print_errors(
-        "old patterns",
-        errors(&test, |s| old.evaluate(s.board.0, s.board.1) as f64 / ebony::eval::pattern::SCALE as f64),
-    );
     std::fs::write(out, weights.to_bytes()).map_err(|e| format!("cannot write {out}: {e}"))?;
     eprintln!("wrote {out}");
     Ok(())

@@ -17,7 +17,7 @@
 //! the result says `aborted` (its score and move then mean nothing).
 //!
 //! Layout of the search, from many empties to few: `deep` (move list ordered fastest first, from 12
-//! empties with the learnt pattern evaluation of each child (`crate::eval::pattern`), from 16 with a 2- to
+//! empties with the learnt evaluation of each child (`crate::eval::learned`), from 16 with a 2- to
 //! 6-ply search on it; TT, ETC, stability cutoff, principal variation search), `shallow` (no TT, no
 //! list: empties visited odd quadrants first), then hand-written solvers for 4, 3, 2 and 1 empties
 //! that take their squares as arguments and allocate nothing; the last empty is scored from flip counts
@@ -25,7 +25,7 @@
 
 mod last;
 
-use crate::eval::pattern::{self, Weights};
+use crate::eval::learned::{self, Weights};
 use crate::rules::board::{Board, Move};
 use crate::rules::masks::QUADRANTS;
 use crate::rules::movegen;
@@ -59,8 +59,8 @@ pub struct AllMoves {
     pub aborted: bool,
 }
 
-/// Beyond any evaluation, in 1/`pattern::SCALE` disc.
-const SCORE_BOUND: i32 = 65 * pattern::SCALE;
+/// Beyond any evaluation, in 1/`learned::SCALE` disc.
+const SCORE_BOUND: i32 = 65 * learned::SCALE;
 
 /// Nodes between two polls of the observer.
 const POLL_INTERVAL: u64 = 4096;
@@ -85,8 +85,8 @@ const STABILITY_THRESHOLD: [i32; 65] = {
 /// 34.19 M nodes at margin 0 and none were lost at margin 8, so there it is mostly cost.
 const DEEP_STABILITY_MARGIN: i32 = 8;
 
-/// From this many empties the learnt pattern evaluation of each child joins the ordering key, at
-/// `W_EVAL` per 1/`pattern::SCALE` disc (16 * 64 = 1024 a disc, a quarter of a mobility point).
+/// From this many empties the learnt evaluation of each child joins the ordering key, at
+/// `W_EVAL` per 1/`learned::SCALE` disc (16 * 64 = 1024 a disc, a quarter of a mobility point).
 /// From `SORT_MIN` empties the child's value is a `SORT_DEPTH`-ply search on that evaluation instead.
 /// Nodes on FFO #24-#33, 55.26 M without either: evaluation from 10 empties 40.3 M, plus the 2-ply
 /// sort from 16 empties 38.9 M (from 14: 40.6 M, from 18: 39.4 M; 1 ply is worse than none, 4 plies
@@ -117,7 +117,7 @@ fn sort_depth(n: u32) -> u32 {
 /// 0), 6: 641 M, 8: 521 M, 10: 534 M, 12: 568 M (guess 0); passes at 16, 8 then 4: 673 M. From 16
 /// empties on #20-#39: 133.6 M against 132.9 M from 20 (144.0 M without).
 const PRESEARCH_MIN: u32 = 20;
-const PRESEARCH_MARGIN: i32 = 8 * pattern::SCALE;
+const PRESEARCH_MARGIN: i32 = 8 * learned::SCALE;
 
 /// In the selective pass, nodes with at least this many empties try ProbCut: a null-window search
 /// on the evaluation (`estimate`, `probcut_depth` plies) that clears the window by the margin is taken
@@ -188,11 +188,19 @@ fn final_score(p: u64, o: u64) -> i32 {
 }
 
 /// Solves `board` over the window `alpha..beta` (see the module notes for the bounds) with a table
-/// the caller owns: the midgame search's, whose exact entries the solver then shares.
-pub fn solve(table: &mut Table, board: &Board, alpha: i32, beta: i32, observer: &mut dyn Observer) -> Solution {
+/// the caller owns: the midgame search's, whose exact entries the solver then shares. `weights` order
+/// the moves and drive the selective pass.
+pub fn solve(
+    table: &mut Table,
+    board: &Board,
+    alpha: i32,
+    beta: i32,
+    weights: &'static Weights,
+    observer: &mut dyn Observer,
+) -> Solution {
     let start = Instant::now();
     table.new_search();
-    let mut search = Search::new(table, observer);
+    let mut search = Search::new(table, weights, observer);
     let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
     let (score, best) = search.root(board.player, board.opponent, alpha, beta.max(alpha + 1));
     Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted: search.stopped }
@@ -202,12 +210,14 @@ pub fn solve(table: &mut Table, board: &Board, alpha: i32, beta: i32, observer: 
 /// solve`, tests, data generation).
 pub struct Solver {
     table: Table,
+    weights: &'static Weights,
 }
 
 impl Solver {
+    /// A solver ordering its moves with the built-in evaluation.
     pub fn new(hash_mb: usize) -> Solver {
         stability::init();
-        Solver { table: Table::new(hash_mb) }
+        Solver { table: Table::new(hash_mb), weights: learned::builtin() }
     }
 
     /// Forgets what earlier solves learnt (for reproducible node counts).
@@ -217,14 +227,14 @@ impl Solver {
 
     /// Solves `board` over the window `alpha..beta` (see the module notes for the bounds).
     pub fn solve(&mut self, board: &Board, alpha: i32, beta: i32, observer: &mut dyn Observer) -> Solution {
-        solve(&mut self.table, board, alpha, beta, observer)
+        solve(&mut self.table, board, alpha, beta, self.weights, observer)
     }
 
     /// The exact score of every legal move, best first.
     pub fn solve_all_moves(&mut self, board: &Board, observer: &mut dyn Observer) -> AllMoves {
         let start = Instant::now();
         self.table.new_search();
-        let mut search = Search::new(&mut self.table, observer);
+        let mut search = Search::new(&mut self.table, self.weights, observer);
         let (p, o) = (board.player, board.opponent);
         let mut moves = Vec::new();
         let legal = movegen::moves(p, o);
@@ -283,21 +293,13 @@ struct Search<'a> {
     nodes: u64,
     next_poll: u64,
     stopped: bool,
-    /// The ProbCut margin of a selective pass (1/`pattern::SCALE` disc); 0 in the exact pass.
+    /// The ProbCut margin of a selective pass (1/`learned::SCALE` disc); 0 in the exact pass.
     margin: i32,
 }
 
 impl<'a> Search<'a> {
-    fn new(table: &'a mut Table, observer: &'a mut dyn Observer) -> Search<'a> {
-        Search {
-            table,
-            weights: pattern::builtin(),
-            observer,
-            nodes: 0,
-            next_poll: POLL_INTERVAL,
-            stopped: false,
-            margin: 0,
-        }
+    fn new(table: &'a mut Table, weights: &'static Weights, observer: &'a mut dyn Observer) -> Search<'a> {
+        Search { table, weights, observer, nodes: 0, next_poll: POLL_INTERVAL, stopped: false, margin: 0 }
     }
 
     #[inline(never)]
@@ -396,19 +398,19 @@ impl<'a> Search<'a> {
         result
     }
 
-    /// A shallow alpha-beta value with the pattern evaluation at the leaves, in 1/`pattern::SCALE`
+    /// A shallow alpha-beta value with the learnt evaluation at the leaves, in 1/`learned::SCALE`
     /// disc: the ordering key of moves at many empties, and ProbCut's test. No table; moves fastest
     /// first from `ESTIMATE_ORDER_DEPTH` plies above the leaves, in square order nearer them, where the
     /// ordering work would cost more than it saves.
     fn estimate(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if depth == 0 {
-            return self.weights.evaluate(p, o);
+            return self.weights.score(p, o, movegen::moves(p, o));
         }
         let legal = movegen::moves(p, o);
         if legal == 0 {
             if movegen::moves(o, p) == 0 {
-                return final_score(p, o) * pattern::SCALE;
+                return final_score(p, o) * learned::SCALE;
             }
             return -self.estimate(o, p, depth, -beta, -alpha);
         }
@@ -517,12 +519,12 @@ impl<'a> Search<'a> {
             // ProbCut (selective passes only): a shallow search that clears the window by the margin
             // is taken as the answer.
             let depth = probcut_depth(n);
-            let high = beta * pattern::SCALE + self.margin;
+            let high = beta * learned::SCALE + self.margin;
             if beta < 64 && self.estimate(p, o, depth, high - 1, high) >= high {
                 self.table.store(p, o, n, beta, 64, tt_move);
                 return (beta, tt_move);
             }
-            let low = alpha * pattern::SCALE - self.margin;
+            let low = alpha * learned::SCALE - self.margin;
             if alpha > -64 && self.estimate(p, o, depth, low, low + 1) <= low {
                 self.table.store(p, o, n, -64, alpha, tt_move);
                 return (alpha, tt_move);
@@ -579,7 +581,7 @@ impl<'a> Search<'a> {
                 if n >= SORT_MIN {
                     key -= self.estimate(np, no, sort_depth(n), -SCORE_BOUND, SCORE_BOUND) * W_EVAL;
                 } else if n >= EVAL_MIN {
-                    key -= self.weights.evaluate(np, no) * W_EVAL;
+                    key -= self.weights.score(np, no, movegen::moves(np, no)) * W_EVAL;
                 }
                 c.key = key;
             }
