@@ -221,7 +221,9 @@ fn stop_and_node_limit_are_obeyed() {
     assert_eq!(r.stop, StopReason::Stopped);
     let r = Searcher::new(4).search(&b, &Limits::Nodes(5000), &mut Silent);
     assert_legal(&b, r.best);
-    assert!(r.nodes <= 5001, "{} nodes", r.nodes);
+    // The limit is checked at interior nodes: the leaves of the last one (at most 33 moves and a
+    // pass) may still be counted.
+    assert!(r.nodes <= 5000 + 34, "{} nodes", r.nodes);
     assert!(r.depth >= 1);
     assert_eq!(r.stop, StopReason::Nodes);
 }
