@@ -231,17 +231,7 @@ mod tests {
 
     /// A few quick games in a file of their own.
     fn games_file(name: &str) -> String {
-        let settings = selfplay::Settings {
-            seed: 9,
-            games: 6,
-            shard: (1, 1),
-            random_plies: (4, 12),
-            depth: 2,
-            noise: 0,
-            solve: 10,
-            endgame_noise: 4,
-            eval: None,
-        };
+        let settings = selfplay::Settings { seed: 9, noise: 0, ..selfplay::tests::quick() };
         let (mut searcher, mut solver) = (Searcher::new(1), Solver::new(1));
         let text: String =
             (0..6).map(|i| format!("{}\n", selfplay::play_game(&settings, i, &mut searcher, &mut solver))).collect();

@@ -172,10 +172,11 @@ pub fn run(settings: &Settings, out: &str) -> Result<(), String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn quick() -> Settings {
+    /// Settings that play a game in milliseconds (depth 2, solved from 10 empties), for tests.
+    pub(crate) fn quick() -> Settings {
         Settings {
             seed: 5,
             games: 4,
