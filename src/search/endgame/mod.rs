@@ -86,15 +86,17 @@ const STABILITY_THRESHOLD: [i32; 65] = {
 const DEEP_STABILITY_MARGIN: i32 = 8;
 
 /// From this many empties the learnt evaluation of each child joins the ordering key, at
-/// `W_EVAL` per 1/`learned::SCALE` disc (16 * 64 = 1024 a disc, a quarter of a mobility point).
+/// `W_EVAL` per 1/`learned::SCALE` disc (24 * 64 = 1536 a disc, 3/8 of a mobility point).
 /// From `SORT_MIN` empties the child's value is a `SORT_DEPTH`-ply search on that evaluation instead.
 /// Nodes on FFO #24-#33, 55.26 M without either: evaluation from 10 empties 40.3 M, plus the 2-ply
 /// sort from 16 empties 38.9 M (from 14: 40.6 M, from 18: 39.4 M; 1 ply is worse than none, 4 plies
 /// from 18 +5%). Time decides the start of the evaluation: on FFO #20-#39 from 10 empties 162.3 M
 /// nodes, from 12 169.2 M nodes but 22% less time, from 13 and 14 more nodes and no faster. Weight
-/// (FFO #24-#37 nodes, from 12 empties): 8: 93.9 M, 12: 87.3 M, 16: 82.9 M, 20: 82.8 M, 28: 85.9 M.
+/// (FFO #24-#37 nodes, from 12 empties): 8: 93.9 M, 12: 87.3 M, 16: 82.9 M, 20: 82.8 M, 28: 85.9 M
+/// with the endgame-only weights; with the learnt evaluation of the whole game (FFO #20-#39 / #40-#49
+/// nodes): 8: 121.3 / 1018 M, 16: 102.6 / 793 M, 24: 93.7 / 797 M, 32: 93.8 / 822 M, 64: 104.1 / 882 M.
 const EVAL_MIN: u32 = 12;
-const W_EVAL: i32 = 16;
+const W_EVAL: i32 = 24;
 const SORT_MIN: u32 = 16;
 const SORT_DEPTH: u32 = 2;
 
