@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use ebony::cli::{bench, perft, solve};
 use ebony::eval::learned::Weights;
 use ebony::eval::{Evaluator, Variant};
+use ebony::protocol::parser::MAX_HASH_MB;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -15,8 +16,8 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = ProtocolKind::Native)]
     protocol: ProtocolKind,
 
-    /// Transposition table size in megabytes.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in megabytes (1 to 4096, as `set hash`).
+    #[arg(long, default_value_t = 64, value_parser = in_range::<usize>(1, MAX_HASH_MB as u64))]
     hash: usize,
 
     /// Evaluation weights to use instead of the built-in ones (a file written by `ebony-train fit`).
@@ -41,8 +42,8 @@ enum ProtocolKind {
 enum Command {
     /// Count the move sequences of each length 1..=DEPTH (the standard move generator check).
     Perft {
-        /// Deepest length to count.
-        #[arg(default_value_t = 10)]
+        /// Deepest length to count (1 to 20: each ply multiplies the time by about ten).
+        #[arg(default_value_t = 10, value_parser = in_range::<u32>(1, 20))]
         depth: u32,
         /// Start from this board string (64 squares and the side to move) instead of the start position.
         #[arg(long)]
@@ -53,8 +54,8 @@ enum Command {
     },
     /// Search the bench positions to a fixed depth; print each, then total nodes and nodes/s.
     Bench {
-        /// Depth of every search (the recorded signature is for the default).
-        #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
+        /// Depth of every search, 1 to 60 (the recorded signature is for the default).
+        #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = in_range::<u32>(1, 60))]
         depth: u32,
         /// Turn off a move-ordering feature (repeatable): tt-move, fastest-first, square-values.
         #[arg(long)]
@@ -108,6 +109,15 @@ fn main() -> ExitCode {
             hash_mb: cli.hash,
         }),
     }
+}
+
+/// A number argument that must lie in `min..=max`: anything else is one clear error, never clamped.
+fn in_range<T>(min: u64, max: u64) -> clap::builder::RangedU64ValueParser<T>
+where
+    T: TryFrom<u64> + Clone + Send + Sync + 'static,
+    <T as TryFrom<u64>>::Error: std::fmt::Display,
+{
+    clap::builder::RangedU64ValueParser::<T>::new().range(min..=max)
 }
 
 /// The evaluation of a weight file; it lives as long as the process.

@@ -1,0 +1,65 @@
+//! The command line, run as a user would: out-of-range arguments and bad weight files are one clear
+//! error and exit status 2 (never a clamp, an abort or an endless run); `--eval` changes what the
+//! engine evaluates with.
+
+use ebony::eval::learned::Weights;
+use ebony::rules::board::Board;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn ebony(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ebony"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ebony starts");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input written");
+    child.wait_with_output().expect("ebony ends")
+}
+
+fn assert_refused(args: &[&str], message: &str) {
+    let out = ebony(args, "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains(message), "{args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
+#[test]
+fn out_of_range_numbers_are_refused() {
+    assert_refused(&["--hash", "0"], "0 is not in 1..=4096");
+    assert_refused(&["--hash", "100000"], "100000 is not in 1..=4096");
+    assert_refused(&["bench", "--depth", "0"], "0 is not in 1..=60");
+    assert_refused(&["perft", "100"], "100 is not in 1..=20");
+}
+
+#[test]
+fn bad_weight_files_are_refused() {
+    let dir = std::env::temp_dir().join(format!("ebony-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let garbage = dir.join("garbage.ebev");
+    std::fs::write(&garbage, "not weights").expect("written");
+    let truncated = dir.join("truncated.ebev");
+    let real = std::fs::read("data/weights/iter1.ebev").expect("iteration-1 weights");
+    std::fs::write(&truncated, &real[..real.len() / 2]).expect("written");
+    assert_refused(&["--eval", garbage.to_str().expect("path")], "not an ebony evaluation file");
+    assert_refused(&["--eval", truncated.to_str().expect("path")], "bytes of weights, expected");
+    assert_refused(&["--eval", dir.join("missing.ebev").to_str().expect("path")], "cannot read");
+    std::fs::remove_dir_all(&dir).expect("cleaned");
+}
+
+#[test]
+fn eval_uses_the_weights_given() {
+    let weights = Weights::from_bytes(&std::fs::read("data/weights/iter1.ebev").expect("weights")).expect("valid");
+    let board = Board::START.play("f5".parse().expect("square"));
+    let expected = weights.discs(board.player, board.opponent, board.moves());
+    let out = ebony(&["--eval", "data/weights/iter1.ebev"], "move f5\neval\nquit\n");
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("eval {expected}"));
+    let builtin = ebony::eval::learned::builtin().discs(board.player, board.opponent, board.moves());
+    let out = ebony(&[], "move f5\neval\nquit\n");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("eval {builtin}"));
+}
