@@ -63,3 +63,48 @@ fn eval_uses_the_weights_given() {
     let out = ebony(&[], "move f5\neval\nquit\n");
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("eval {builtin}"));
 }
+
+#[test]
+fn a_failed_write_ends_the_engine_with_an_error() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full");
+    let Ok(full) = full else { return };
+    let out = Command::new(env!("CARGO_BIN_EXE_ebony"))
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().expect("stdin").write_all(b"show\nshow\n")?;
+            child.wait_with_output()
+        })
+        .expect("ebony runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn a_closed_pipe_ends_the_engine_promptly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ebony"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ebony starts");
+    // The reader goes away; the engine keeps being asked for output, and an infinite search too.
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin");
+    let start = std::time::Instant::now();
+    let _ = stdin.write_all(b"show\ngo infinite\n");
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            assert_eq!(status.code(), Some(1));
+            break;
+        }
+        assert!(start.elapsed().as_secs() < 10, "still running 10 s after its reader left");
+        let _ = stdin.write_all(b"isready\n");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr).expect("stderr read");
+    assert!(stderr.lines().count() <= 2, "{stderr}");
+}

@@ -98,11 +98,14 @@ impl<W: Write> Output<W> {
         Output { out }
     }
 
-    /// Writes one line and flushes. A closed pipe is logged, not fatal: the engine then reads EOF.
+    /// Writes one line and flushes. The output is the engine's only channel: once a write fails (the
+    /// reader closed the pipe, the disk is full) nothing the engine does can reach anybody, so the
+    /// process ends at once with status 1 after one line on stderr (a search under way ends with it).
     pub fn line(&mut self, line: impl std::fmt::Display) {
         log::debug!("> {line}");
         if let Err(e) = writeln!(self.out, "{line}").and_then(|()| self.out.flush()) {
-            log::warn!("writing output: {e}");
+            eprintln!("error: cannot write the output ({e}); ending");
+            std::process::exit(1);
         }
     }
 
