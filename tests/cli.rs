@@ -108,3 +108,20 @@ fn a_closed_pipe_ends_the_engine_promptly() {
     std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr).expect("stderr read");
     assert!(stderr.lines().count() <= 2, "{stderr}");
 }
+
+#[test]
+fn reports_to_a_closed_pipe_end_with_an_error_not_a_panic() {
+    for args in [&["perft", "9"][..], &["bench", "--depth", "2"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ebony"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("ebony starts");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("ebony ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked") && stderr.lines().count() == 1, "{args:?}: {stderr}");
+    }
+}

@@ -109,7 +109,7 @@ pub fn print(depth: u32, without: &[String], evaluator: Evaluator) -> ExitCode {
     }
     let lines = run(depth, features, evaluator, |l| {
         let exact = if l.exact { " exact" } else { "" };
-        println!(
+        say!(
             "{} depth {:>2} score {:>3}{exact:6} nodes {:>11} time {:>8.3}",
             l.position,
             l.depth,
@@ -120,8 +120,8 @@ pub fn print(depth: u32, without: &[String], evaluator: Evaluator) -> ExitCode {
     });
     let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
     let secs: f64 = lines.iter().map(|l| l.elapsed.as_secs_f64()).sum();
-    println!("nodes {nodes}");
-    println!("time {secs:.3}");
-    println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
+    say!("nodes {nodes}");
+    say!("time {secs:.3}");
+    say!("nps {:.0}", nodes as f64 / secs.max(1e-9));
     ExitCode::SUCCESS
 }

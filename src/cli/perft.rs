@@ -14,8 +14,8 @@ pub fn run(depth: u32, board: Option<&str>, divide: bool) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    println!("{position}");
-    println!("{:>5} {:>16} {:>10} {:>14}", "depth", "nodes", "time(s)", "nodes/s");
+    say!("{position}");
+    say!("{:>5} {:>16} {:>10} {:>14}", "depth", "nodes", "time(s)", "nodes/s");
     let mut total_nodes = 0u64;
     let mut total_secs = 0f64;
     for d in 1..=depth {
@@ -24,14 +24,14 @@ pub fn run(depth: u32, board: Option<&str>, divide: bool) -> ExitCode {
         let secs = start.elapsed().as_secs_f64();
         total_nodes += nodes;
         total_secs += secs;
-        println!("{d:>5} {nodes:>16} {secs:>10.3} {:>14.0}", nodes as f64 / secs.max(1e-9));
+        say!("{d:>5} {nodes:>16} {secs:>10.3} {:>14.0}", nodes as f64 / secs.max(1e-9));
     }
-    println!("total {total_nodes:>16} {total_secs:>10.3} {:>14.0}", total_nodes as f64 / total_secs.max(1e-9));
+    say!("total {total_nodes:>16} {total_secs:>10.3} {:>14.0}", total_nodes as f64 / total_secs.max(1e-9));
     if divide && depth > 0 {
         for (mv, nodes) in perft::divide(&position.board, depth) {
             match mv {
-                Some(sq) => println!("{sq} {nodes}"),
-                None => println!("pass {nodes}"),
+                Some(sq) => say!("{sq} {nodes}"),
+                None => say!("pass {nodes}"),
             }
         }
     }

@@ -79,9 +79,16 @@ pub fn run(args: &SolveArgs) -> ExitCode {
     }
     let mut solver = Solver::new(args.hash_mb);
     let (mut total_nodes, mut total_time, mut wrong, mut solved) = (0u64, Duration::ZERO, 0usize, 0usize);
-    println!(
+    say!(
         "{:>4} {:>7} {:>5} {:>6} {:>8} {:>14} {:>9} {:>12}",
-        "#", "empties", "move", "score", "expected", "nodes", "time(s)", "nodes/s"
+        "#",
+        "empties",
+        "move",
+        "score",
+        "expected",
+        "nodes",
+        "time(s)",
+        "nodes/s"
     );
     for (index, entry) in entries.iter().enumerate() {
         let number = args.first_number + index;
@@ -121,7 +128,7 @@ pub fn run(args: &SolveArgs) -> ExitCode {
             }
         }
         let expected_text = expected.map_or("-".to_string(), |e| format!("{:+}", shown(e)));
-        println!(
+        say!(
             "{number:>4} {:>7} {:>5} {:>+6} {expected_text:>8} {nodes:>14} {:>9.3} {:>12.0}{}{detail}",
             board.empty_count(),
             solution.best,
@@ -135,7 +142,7 @@ pub fn run(args: &SolveArgs) -> ExitCode {
         solved += 1;
         wrong += usize::from(!ok);
     }
-    println!(
+    say!(
         "total: {solved} positions, {wrong} wrong, {total_nodes} nodes, {:.3} s, {:.0} nodes/s",
         total_time.as_secs_f64(),
         nps(total_nodes, total_time)
