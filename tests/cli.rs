@@ -2,22 +2,13 @@
 //! error and exit status 2 (never a clamp, an abort or an endless run); `--eval` changes what the
 //! engine evaluates with.
 
+mod support;
+
 use ebony::eval::learned::Weights;
 use ebony::rules::board::Board;
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn ebony(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ebony"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ebony starts");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input written");
-    child.wait_with_output().expect("ebony ends")
-}
+use std::process::{Command, Stdio};
+use support::run_to_end as ebony;
 
 fn assert_refused(args: &[&str], message: &str) {
     let out = ebony(args, "");

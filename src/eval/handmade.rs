@@ -1,14 +1,13 @@
 //! Static evaluation v1: a hand-made estimate of the final disc difference for the side to move.
-//! Replaced by the learnt evaluation (`learned`) as the engine's; kept as a variant of the
-//! `Evaluator` for comparisons. Every caller goes through [`evaluate`], so a learned pattern evaluation can replace this one
-//! without touching the search.
+//! The learnt evaluation (`learned`) replaced it as the engine's; it stays a variant of the
+//! `Evaluator` so that matches can measure the two against each other.
 //!
 //! Features: mobility, potential mobility (empty squares next to the opponent's discs), corners,
 //! X- and C-squares next to an empty corner, stable discs, parity and the disc count. Each weight
 //! moves linearly from an opening value (60 empties) to an endgame value (0 empties).
 
 use crate::rules::board::Board;
-use crate::rules::masks::{CORNERS, FILE_A, FILE_H};
+use crate::rules::masks::{neighbours, CORNERS};
 use crate::rules::movegen;
 use crate::rules::stability::stable_discs;
 
@@ -81,14 +80,6 @@ pub fn evaluate_with_moves(board: &Board, moves: u64) -> i32 {
         + PARITY.at(n) * parity
         + DISCS.at(n) * discs;
     (sum.div_euclid(UNIT) + i32::from(sum.rem_euclid(UNIT) * 2 >= UNIT)).clamp(-64, 64)
-}
-
-/// The squares next to a disc of `x` in any of the eight directions.
-#[inline(always)]
-fn neighbours(x: u64) -> u64 {
-    let h = ((x << 1) & !FILE_A) | ((x >> 1) & !FILE_H);
-    let row = x | h;
-    h | (row << 8) | (row >> 8)
 }
 
 #[cfg(test)]

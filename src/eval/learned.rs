@@ -14,6 +14,7 @@
 //! Weights are 16-bit, in 1/[`SCALE`] disc. The phase is the number of empties in steps of
 //! [`PHASE_WIDTH`]; neighbouring phases are tied in the fit so that the estimate moves smoothly.
 
+use crate::rules::masks::{neighbours, QUADRANTS};
 use crate::rules::movegen;
 use std::fmt;
 use std::sync::OnceLock;
@@ -229,19 +230,6 @@ fn extract(b: u64, mask: u64) -> u64 {
         }
         out
     }
-}
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = 0x8080_8080_8080_8080;
-const QUADRANTS: [u64; 4] =
-    [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
-
-/// The squares next to a disc of `x` in any of the eight directions.
-#[inline(always)]
-fn neighbours(x: u64) -> u64 {
-    let h = ((x << 1) & !FILE_A) | ((x >> 1) & !FILE_H);
-    let row = x | h;
-    h | (row << 8) | (row >> 8)
 }
 
 /// The table index of every feature of the position `p` (side to move) against `o`, whose legal

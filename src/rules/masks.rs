@@ -16,6 +16,14 @@ pub const C_SQUARES: u64 = 0x4281_0000_0000_8142;
 pub const QUADRANTS: [u64; 4] =
     [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
 
+/// The squares next to a disc of `x` in any of the eight directions.
+#[inline(always)]
+pub const fn neighbours(x: u64) -> u64 {
+    let h = ((x << 1) & !FILE_A) | ((x >> 1) & !FILE_H);
+    let row = x | h;
+    h | (row << 8) | (row >> 8)
+}
+
 /// A table over the 64 squares from one value per symmetry class, in the order a1, b1, c1, d1, b2,
 /// c2, d2, c3, d3, d4 (the triangle a1-d1-d4; the other squares are its mirror images).
 pub const fn by_symmetry(class: [i32; 10]) -> [i32; 64] {

@@ -36,6 +36,19 @@ pub fn spawn(args: &[&str]) -> (Child, Option<ChildStdin>, Receiver<String>) {
     (child, stdin, lines)
 }
 
+/// Runs the real binary with `args` to its end on `input`, with its stdout and stderr.
+pub fn run_to_end(args: &[&str], input: &str) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ebony"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starting ebony");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("writing input");
+    child.wait_with_output().expect("ebony ends")
+}
+
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
