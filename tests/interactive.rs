@@ -100,6 +100,7 @@ fn analysis(lines: &[String]) -> Vec<(String, i32, bool)> {
 #[test]
 fn analyze_scores_every_move_best_first() {
     let out = stdout(&[], "move f5\nanalyze depth 4\n");
+    assert_eq!(out.len(), 4, "three moves, then the end: {out:?}");
     assert_eq!(out.last().unwrap(), "analysis end");
     let scored = analysis(&out);
     let mut moves: Vec<&str> = scored.iter().map(|(m, _, _)| m.as_str()).collect();

@@ -188,6 +188,7 @@ impl<W: Write> Native<W> {
         };
         let start = Instant::now();
         let mut listener = Listener::new(&mut self.inbox, &mut self.out, false);
+        listener.report = false;
         let mut last = Vec::new();
         // From two plies: a move and one ply after it.
         for depth in 2..=deepest.max(2) {
@@ -311,11 +312,13 @@ struct Listener<'a, W: Write> {
     quit: bool,
     /// `analyze time`: stop the searches at this instant.
     deadline: Option<Instant>,
+    /// Print `info` lines (`go`, `play`; not the many searches of `analyze`).
+    report: bool,
 }
 
 impl<'a, W: Write> Listener<'a, W> {
     fn new(inbox: &'a mut Inbox, out: &'a mut Output<W>, infinite: bool) -> Listener<'a, W> {
-        Listener { inbox, out, infinite, stop: false, quit: false, deadline: None }
+        Listener { inbox, out, infinite, stop: false, quit: false, deadline: None, report: true }
     }
 
     fn expired(&self) -> bool {
@@ -362,7 +365,9 @@ impl<W: Write> Observer for Listener<'_, W> {
     }
 
     fn info(&mut self, info: &Info) {
-        self.out.line(InfoLine(info));
+        if self.report {
+            self.out.line(InfoLine(info));
+        }
     }
 }
 
