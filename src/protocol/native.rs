@@ -98,8 +98,9 @@ impl<W: Write> Native<W> {
                 return self.go(&limits, false);
             }
             Command::Play(limits) => {
-                self.limits = limits.unwrap_or(self.limits);
-                return self.go(&self.limits.clone(), true);
+                let limits = limits.unwrap_or(self.limits);
+                self.limits = limits;
+                return self.go(&limits, true);
             }
             Command::Analyze(limits) => return self.analyze(&limits),
             // Nothing to stop: a `stop` that crosses the `bestmove` on the wire is normal, not an error.
