@@ -5,11 +5,26 @@
 use crate::eval::Evaluator;
 use crate::rules::board::{Board, IllegalMove, Move, Position};
 use crate::rules::game::Game;
-use crate::search::{Limits, Observer, SearchResult, Searcher};
+use crate::search::{Limits, Observer, SearchResult, Searcher, StopReason};
 use std::time::Duration;
 
 /// Kept off a GUI's clock for the pipe and the GUI's own bookkeeping (NBoard's and GTP's clocks).
 pub const CLOCK_MARGIN: Duration = Duration::from_millis(200);
+
+/// One move scored by a search of the position after it, from the side that plays it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MoveScore {
+    pub mv: Move,
+    /// Disc difference for the side that plays `mv`.
+    pub score: i32,
+    /// The score is the exact final result.
+    pub exact: bool,
+    /// Plies searched, the move included.
+    pub depth: u32,
+    pub nodes: u64,
+    /// `mv`, then the expected line after it (a forced pass written out).
+    pub pv: Vec<Move>,
+}
 
 pub struct Engine {
     game: Game,
@@ -65,6 +80,56 @@ impl Engine {
         self.searcher.search(board, limits, observer)
     }
 
+    /// Scores every legal move of `board` (the pass, when it must pass; none at the end of the game)
+    /// at `depth` plies, the move included, best first; the moves of equal score keep the order of
+    /// the move list. `None` when `observer` stopped a search. The analysis every front end gives
+    /// (NBoard's `hint`, the native `analyze`).
+    pub fn score_moves(&mut self, board: &Board, depth: u32, observer: &mut dyn Observer) -> Option<Vec<MoveScore>> {
+        let mut scored = Vec::new();
+        for mv in board.legal_moves() {
+            scored.push(self.score_move(board, mv, depth, observer)?);
+        }
+        scored.sort_by_key(|s| -s.score);
+        Some(scored)
+    }
+
+    /// Scores `mv` (legal in `board`) by searching the position after it to `depth - 1` plies (at
+    /// least 1) as a level of `go depth`; `None` when `mv` is illegal or `observer` stopped the
+    /// search. A forced pass after `mv` is played through, as the searcher scores a position without
+    /// moves only when the game is over.
+    pub fn score_move(
+        &mut self,
+        board: &Board,
+        mv: Move,
+        depth: u32,
+        observer: &mut dyn Observer,
+    ) -> Option<MoveScore> {
+        let mut after = board.try_play(mv).ok()?;
+        let mut pv = vec![mv];
+        let mut sign = -1;
+        if after.moves() == 0 && !after.is_game_over() {
+            after = after.pass();
+            pv.push(Move::Pass);
+            sign = 1;
+        }
+        if after.is_game_over() {
+            return Some(MoveScore { mv, score: sign * after.final_score(), exact: true, depth, nodes: 0, pv });
+        }
+        let result = self.search(&after, &Limits::Depth(depth.saturating_sub(1).max(1)), observer);
+        if result.stop == StopReason::Stopped {
+            return None;
+        }
+        pv.extend(result.pv.iter().copied());
+        Some(MoveScore {
+            mv,
+            score: sign * result.score,
+            exact: result.exact,
+            depth: result.depth + 1,
+            nodes: result.nodes,
+            pv,
+        })
+    }
+
     /// The static evaluation of the position now, for the side to move.
     pub fn evaluate(&self) -> i32 {
         self.searcher.evaluator().evaluate(&self.game.position().board)
@@ -99,5 +164,20 @@ mod tests {
         assert_eq!(engine.undo(), Some(f5));
         assert_eq!(*engine.position(), Position::START);
         assert_eq!(engine.evaluate(), Evaluator::default().evaluate(&Board::START));
+    }
+
+    #[test]
+    fn every_move_is_scored_best_first() {
+        let mut engine = Engine::new(1, Evaluator::default());
+        let scored = engine.score_moves(&Board::START, 3, &mut Silent).expect("not stopped");
+        assert_eq!(scored.len(), 4);
+        assert!(scored.windows(2).all(|w| w[0].score >= w[1].score));
+        for s in &scored {
+            assert_eq!(s.pv[0], s.mv);
+            assert_eq!(s.depth, 3);
+        }
+        // The best move's score is the score of a search one ply deeper from the root.
+        let result = engine.search(&Board::START, &Limits::Depth(3), &mut Silent);
+        assert_eq!(scored[0].score, result.score);
     }
 }

@@ -6,11 +6,19 @@ use ebony::cli::{bench, perft, solve};
 use ebony::eval::learned::Weights;
 use ebony::eval::{Evaluator, Variant};
 use ebony::protocol::parser::MAX_HASH_MB;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
-#[command(name = "ebony", version, about = "An Othello engine", long_about = None)]
+#[command(
+    name = "ebony",
+    version,
+    about = "An Othello engine",
+    long_about = None,
+    after_help = "With no subcommand, ebony speaks a protocol on stdin/stdout, one command a line: its own \
+                  (protocol.md; type `help` for the commands, `quit` to end), or NBoard's or GTP's with --protocol."
+)]
 struct Cli {
     /// The protocol spoken on stdin/stdout when no subcommand is given.
     #[arg(long, value_enum, default_value_t = ProtocolKind::Native)]
@@ -130,6 +138,10 @@ fn load_evaluator(path: &Path) -> Result<Evaluator, String> {
 
 fn run_protocol(kind: ProtocolKind, hash_mb: usize, evaluator: Evaluator) -> ExitCode {
     log::info!("protocol {kind:?}, hash {hash_mb} MB");
+    // A person at a terminal sees a silent program otherwise; stdout stays the protocol's alone.
+    if std::io::stdin().is_terminal() {
+        eprintln!("{}", terminal_hint(kind));
+    }
     let served = match kind {
         ProtocolKind::Native => ebony::protocol::native::run(hash_mb, evaluator),
         ProtocolKind::Nboard => ebony::protocol::nboard::run(hash_mb, evaluator),
@@ -141,5 +153,16 @@ fn run_protocol(kind: ProtocolKind, hash_mb: usize, evaluator: Evaluator) -> Exi
             eprintln!("error: cannot read the standard input: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The line printed on stderr when a person runs the protocol at a terminal.
+fn terminal_hint(kind: ProtocolKind) -> &'static str {
+    match kind {
+        ProtocolKind::Native => {
+            "ebony: type commands, one a line (help lists them; try `play time 1000`, then `show`; quit ends)"
+        }
+        ProtocolKind::Nboard => "ebony: speaking the NBoard protocol on stdin (a GUI's job; quit ends)",
+        ProtocolKind::Gtp => "ebony: speaking GTP on stdin (list_commands lists them; quit ends)",
     }
 }

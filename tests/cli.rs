@@ -49,10 +49,10 @@ fn eval_uses_the_weights_given() {
     let expected = weights.discs(board.player, board.opponent, board.moves());
     let out = ebony(&["--eval", "data/weights/iter1.ebev"], "move f5\neval\nquit\n");
     assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("eval {expected}"));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("eval {expected} for white"));
     let builtin = ebony::eval::learned::builtin().discs(board.player, board.opponent, board.moves());
     let out = ebony(&[], "move f5\neval\nquit\n");
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("eval {builtin}"));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("eval {builtin} for white"));
 }
 
 #[test]

@@ -328,12 +328,55 @@ fn self_play_to_the_end_scores_the_game() {
             "draw"
         }
     );
-    assert_eq!(ok(&mut engine, "genmove black"), "pass");
+    let after = command(&mut engine, "genmove black");
+    assert_eq!((after.ok, after.text.as_str()), (false, "cannot move: the game is over"));
     let want = match score {
         0 => "0".to_string(),
         s if s > 0 => format!("B+{s}"),
         s => format!("W+{}", -s),
     };
     assert_eq!(ok(&mut engine, "final_score"), want);
+    engine.finish();
+}
+
+/// The shortest game: black wipes white out in nine moves.
+const WIPEOUT: [&str; 9] = ["E6", "F4", "E3", "F6", "G5", "D6", "E7", "F5", "C5"];
+
+#[test]
+fn a_finished_game_and_bad_numbers_are_refused_in_gtp_form() {
+    let mut engine = Engine::start("gtp");
+    for (i, square) in WIPEOUT.iter().enumerate() {
+        let color = if i % 2 == 0 { "black" } else { "white" };
+        ok(&mut engine, &format!("play {color} {square}"));
+    }
+    assert_eq!(ok(&mut engine, "final_score"), "B+64");
+    for color in ["white", "black"] {
+        let reply = command(&mut engine, &format!("genmove {color}"));
+        assert!(!reply.ok, "genmove {color} after the end: {reply:?}");
+        assert_eq!(reply.text, "cannot move: the game is over");
+    }
+    // Nothing was recorded: undo takes back C5 itself.
+    ok(&mut engine, "undo");
+    assert_eq!(ok(&mut engine, "gogui-rules_final_result"), "unknown");
+    assert!(ok(&mut engine, "gogui-rules_legal_moves").contains("C5"));
+    for line in [
+        "undo 99",
+        "protocol_version x",
+        "komi 1e999",
+        "komi nan",
+        "ebony-limit time 0",
+        "ebony-limit time 99999999999",
+        "ebony-limit nodes 0",
+        "ebony-limit depth 3 4",
+        "clear_board now",
+    ] {
+        let reply = command(&mut engine, line);
+        assert!(!reply.ok, "{line}: {reply:?}");
+    }
+    assert!(ok(&mut engine, "gogui-rules_legal_moves").contains("C5"), "the refusals changed the game");
+    ok(&mut engine, "clear_board");
+    ok(&mut engine, "play black F5");
+    let reply = command(&mut engine, "genmove black");
+    assert_eq!((reply.ok, reply.text.as_str()), (false, "cannot move: white to move"));
     engine.finish();
 }

@@ -244,3 +244,69 @@ fn learn_and_retrograde_analysis() {
     engine.send("quit");
     engine.finish();
 }
+
+/// The shortest game: black wipes white out in nine moves (white is to move at the end).
+const WIPEOUT: &str = "B[E6]W[F4]B[E3]W[F6]B[G5]W[D6]B[E7]W[F5]B[C5]";
+
+#[test]
+fn analysis_values_are_from_blacks_side() {
+    let mut engine = Engine::start("nboard");
+    engine.send("set depth 4");
+    set_game(&mut engine, START_BO, WIPEOUT);
+    engine.send("analyze");
+    let lines = read_until(&mut engine, &Position::START, |l| l == "status ebony is waiting");
+    let values: Vec<(usize, f64)> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("analysis "))
+        .map(|l| {
+            let (made, value) = l.split_once(' ').unwrap();
+            (made.parse().unwrap(), value.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(values.len(), 10, "{lines:?}");
+    // The end, white to move, and the move before it, black to move: both black's +64.
+    assert_eq!(values[0], (9, 64.0), "{lines:?}");
+    assert_eq!(values[1], (8, 64.0), "{lines:?}");
+    engine.finish();
+}
+
+/// `nodestats` lines of one `go` (one per iteration, then the total) and its answer.
+fn go_iterations(engine: &mut Engine, position: &Position) -> usize {
+    engine.send("go");
+    let lines = read_until(engine, position, |l| l.starts_with("=== "));
+    lines.iter().filter(|l| l.starts_with("nodestats ")).count() - 1
+}
+
+#[test]
+fn the_set_depth_caps_a_search_with_a_game_clock() {
+    let mut engine = Engine::start("nboard");
+    engine.send("nboard 2");
+    // NBoard always sends a clock: the levels must still differ.
+    let record = format!("(;GM[Othello]PC[NBoard]TI[5:00]TY[8]{START_BO}B[F5];)");
+    let position = Position::START.try_play(Move::Play("f5".parse().unwrap())).unwrap();
+    for depth in [1, 2, 3, 4] {
+        engine.send(&format!("set depth {depth}"));
+        engine.send(&format!("set game {record}"));
+        assert_eq!(go_iterations(&mut engine, &position), depth, "set depth {depth}:\n{}", engine.tail());
+    }
+    // The clock still cuts a deep search short: 2 s for the game at depth 60.
+    engine.send("set depth 60");
+    engine.send(&format!("set game (;GM[Othello]PC[NBoard]TI[0:02]TY[8]{START_BO}B[F5];)"));
+    let start = std::time::Instant::now();
+    go_iterations(&mut engine, &position);
+    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    engine.finish();
+}
+
+#[test]
+fn control_characters_in_a_record_are_escaped_in_the_status_line() {
+    let mut engine = Engine::start("nboard");
+    engine.send("set game (;GM[Oth\rello\u{1b}[2J];)");
+    engine.send("ping 1");
+    let status = engine.read();
+    assert!(status.starts_with("status ebony: set game: GM["), "{status:?}");
+    assert!(!status.chars().any(char::is_control), "{status:?}");
+    assert!(status.contains("Oth\\rello\\u{1b}[2J"), "{status:?}");
+    assert_eq!(engine.read(), "pong 1");
+    engine.finish();
+}

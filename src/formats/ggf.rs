@@ -1,8 +1,9 @@
 //! GGF game records (the Generic Game Format of GGS, which NBoard sends in `set game`): the start board
 //! `BO[8 <64 squares> <side>]`, the moves `B[..]`/`W[..]` with optional `/eval/time` and `PA` passes, and
-//! the clock `TI[..]`. Parsing only; the moves are replayed through [`Game`], which owns the rules.
+//! the clock `TI[..]`. Parsing, and [`write`] for a game played here; the moves are replayed through
+//! [`Game`], which owns the rules.
 
-use crate::rules::board::{Color, IllegalMove, Move, Position};
+use crate::rules::board::{Color, IllegalMove, Move, Notation, Position};
 use crate::rules::game::Game;
 use std::fmt;
 use std::time::Duration;
@@ -133,6 +134,38 @@ pub fn parse(text: &str) -> Result<GgfGame, GgfError> {
     })
 }
 
+/// A game as one GGF record: `GM`, `PC[ebony]`, `TY[8]`, `RE` once the game is over (black's disc
+/// difference, `+12.000`), the start board `BO` and every move (`B[F5]`, `W[PA]`). [`parse`] reads it
+/// back to the same game.
+pub fn write(game: &Game) -> String {
+    let start = game.start();
+    let symbol = |c: char| match c {
+        'X' => '*',
+        other => other,
+    };
+    let squares: String = start.squares_string().chars().map(symbol).collect();
+    let side = match start.side {
+        Color::Black => '*',
+        Color::White => 'O',
+    };
+    let mut text = String::from("(;GM[Othello]PC[ebony]TY[8]");
+    let end = game.position();
+    if end.board.is_game_over() {
+        let score = end.board.final_score();
+        let black = if end.side == Color::Black { score } else { -score };
+        text.push_str(&format!("RE[{black:+}.000]"));
+    }
+    text.push_str(&format!("BO[8 {squares} {side}]"));
+    let mut color = start.side;
+    for mv in game.moves() {
+        let key = if color == Color::Black { 'B' } else { 'W' };
+        text.push_str(&format!("{key}[{}]", Notation::GGF.text(mv)));
+        color = color.opposite();
+    }
+    text.push_str(";)");
+    text
+}
+
 /// `8 <64 squares, rows may be separated by spaces> <side>`.
 fn parse_board(value: &str) -> Result<Position, GgfError> {
     let mut words = value.split_whitespace();
@@ -257,6 +290,25 @@ mod tests {
 
     fn sq(name: &str) -> Move {
         Move::Play(name.parse().unwrap())
+    }
+
+    #[test]
+    fn written_records_read_back_to_the_same_game() {
+        let mut game = Game::default();
+        game.play_all(&[sq("f5"), sq("d6"), sq("c3")]).unwrap();
+        let text = write(&game);
+        assert_eq!(text, format!("(;GM[Othello]PC[ebony]TY[8]{START}B[F5]W[D6]B[C3];)"));
+        let back = parse(&text).unwrap().to_game().unwrap();
+        assert_eq!(back.moves().collect::<Vec<_>>(), game.moves().collect::<Vec<_>>());
+        // A set-up start, white to move, a pass, and the result once the game is over.
+        let start = Position::parse(&format!("XO{} O", "-".repeat(62))).unwrap();
+        let mut game = Game::new(start);
+        game.play_all(&[Move::Pass, sq("c1")]).unwrap();
+        let text = write(&game);
+        assert_eq!(text, format!("(;GM[Othello]PC[ebony]TY[8]RE[+64.000]BO[8 *O{} O]W[PA]B[C1];)", "-".repeat(62)));
+        let back = parse(&text).unwrap().to_game().unwrap();
+        assert_eq!(back.position(), game.position());
+        assert_eq!(back.start(), &start);
     }
 
     #[test]

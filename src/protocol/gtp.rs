@@ -5,6 +5,7 @@ use crate::engine::{Engine, CLOCK_MARGIN};
 use crate::eval::Evaluator;
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
+use crate::protocol::parser::MAX_MS;
 use crate::rules::board::{Color, IllegalMove, Move, Notation};
 use crate::rules::game::Game;
 use crate::rules::square::Square;
@@ -77,6 +78,10 @@ pub enum GtpError {
     NotOver,
     UnknownCommand,
     LineTooLong(usize),
+    /// Arguments past those the command takes (the first of them).
+    ExtraArgument(String),
+    /// Commands dropped because too many arrived during a search (how many).
+    Dropped(usize),
 }
 
 /// Why a colour cannot play now.
@@ -113,6 +118,8 @@ impl fmt::Display for GtpError {
             GtpError::NotOver => f.write_str("cannot score: the game is not over"),
             GtpError::UnknownCommand => f.write_str("unknown command"),
             GtpError::LineTooLong(length) => write!(f, "line too long: {length} bytes"),
+            GtpError::ExtraArgument(text) => write!(f, "syntax error: unexpected argument {text:?}"),
+            GtpError::Dropped(count) => write!(f, "{count} commands dropped: too many arrived during a search"),
         }
     }
 }
@@ -187,6 +194,25 @@ fn arg<T: std::str::FromStr>(args: &[String], i: usize, what: &'static str) -> R
     text.parse().map_err(|_| bad(what, text))
 }
 
+/// How many arguments each command takes at most (GTP: a command with arguments it does not take is
+/// an error, not a command that ignores them).
+fn arity(name: &str) -> usize {
+    match name {
+        "known_command" | "boardsize" | "komi" | "genmove" | "reg_genmove" | "set_game" => 1,
+        "play" | "ebony-limit" => 2,
+        "time_settings" | "time_left" => 3,
+        _ => 0,
+    }
+}
+
+/// The second argument as a number in `min..=max` (the first names what it is).
+fn in_range(args: &[String], what: &'static str, min: u64, max: u64) -> Result<u64, GtpError> {
+    match arg::<u64>(args, 1, what)? {
+        value if (min..=max).contains(&value) => Ok(value),
+        value => Err(GtpError::OutOfRange { what, value, min, max }),
+    }
+}
+
 /// The GTP time system (Canadian byo-yomi) and the clock the GUI last reported for each colour.
 #[derive(Clone, Copy, Default, Debug)]
 struct TimeControl {
@@ -249,6 +275,10 @@ impl<W: Write> Frontend for Gtp<W> {
     fn too_long(&mut self, length: usize) {
         self.out.line(render(None, &Err(GtpError::LineTooLong(length))));
     }
+
+    fn dropped(&mut self, count: usize) {
+        self.out.line(render(None, &Err(GtpError::Dropped(count))));
+    }
 }
 
 impl<W: Write> Gtp<W> {
@@ -282,6 +312,9 @@ impl<W: Write> Gtp<W> {
     }
 
     fn execute(&mut self, name: &str, args: &[String]) -> (Reply, Flow) {
+        if let Some(extra) = args.get(arity(name)).filter(|_| COMMANDS.contains(&name)) {
+            return (Err(GtpError::ExtraArgument(extra.clone())), Flow::Continue);
+        }
         let reply = match name {
             "quit" => return (Ok(String::new()), Flow::Exit),
             "genmove" | "reg_genmove" => self.genmove(args, name == "genmove"),
@@ -299,8 +332,11 @@ impl<W: Write> Gtp<W> {
                 self.marks.clear();
                 Ok(String::new())
             }
-            // Othello has no komi: accepted and ignored.
-            "komi" => arg::<f64>(args, 0, "komi").map(|_| String::new()),
+            // Othello has no komi: a number is accepted and ignored.
+            "komi" => arg::<f64>(args, 0, "komi").and_then(|komi| match komi.is_finite() {
+                true => Ok(String::new()),
+                false => Err(bad("komi", args.first().map_or("", String::as_str))),
+            }),
             "play" => self.play(args),
             "undo" => match self.marks.pop() {
                 Some(length) => {
@@ -383,8 +419,8 @@ impl<W: Write> Gtp<W> {
         let color = parse_color(args.first().map(String::as_str))?;
         let mut trial = self.engine.game().clone();
         let length = trial.moves().len();
-        if trial.position().side != color && trial.position().board.is_game_over() {
-            return Ok("pass".into());
+        if trial.position().board.is_game_over() {
+            return Err(GtpError::CannotMove(Refusal::GameOver));
         }
         Self::pass_until(&mut trial, color).map_err(GtpError::CannotMove)?;
         let board = trial.position().board;
@@ -394,12 +430,9 @@ impl<W: Write> Gtp<W> {
             let limits = if self.time.timed() { self.time.limits(color) } else { self.limit };
             self.engine.search(&board, &limits, &mut Watch { inbox: &mut self.inbox, quit: false }).best
         };
-        if commit {
-            // A pass at the end of the game is the answer, not a move to record.
-            if trial.play(mv).is_ok() || mv == Move::Pass {
-                self.engine.continue_game(trial);
-                self.marks.push(length);
-            }
+        if commit && trial.play(mv).is_ok() {
+            self.engine.continue_game(trial);
+            self.marks.push(length);
         }
         Ok(vertex(mv))
     }
@@ -442,8 +475,8 @@ impl<W: Write> Gtp<W> {
                     })
                 }
             },
-            "time" => Limits::MoveTime(Duration::from_millis(arg(args, 1, "milliseconds")?)),
-            "nodes" => Limits::Nodes(arg(args, 1, "nodes")?),
+            "time" => Limits::MoveTime(Duration::from_millis(in_range(args, "milliseconds", 1, MAX_MS)?)),
+            "nodes" => Limits::Nodes(in_range(args, "nodes", 1, u64::MAX)?),
             _ => return Err(GtpError::ExpectedLimit),
         };
         // An explicit limit wins over the GUI's clock.

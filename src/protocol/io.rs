@@ -5,8 +5,12 @@ use std::io::{self, BufRead, Write};
 use std::sync::mpsc::{self, Receiver};
 use std::thread;
 
-/// Longest line kept, in bytes; the rest of a longer line is read and dropped.
+/// Longest line taken, in bytes, its newline (`\n` or `\r\n`) included; a longer line is read to its
+/// end and dropped whole.
 pub const MAX_LINE: usize = 64 * 1024;
+/// Lines read ahead of the loop by the reader thread: past this the reader waits (back-pressure on the
+/// writer of the input), so what is in flight stays under `CHANNEL_LINES * MAX_LINE` bytes.
+pub const CHANNEL_LINES: usize = 16;
 
 /// What the reader thread delivers.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -15,6 +19,9 @@ pub enum Input {
     Line(String),
     /// A line longer than [`MAX_LINE`] bytes (its length), dropped whole.
     TooLong(usize),
+    /// Lines the inbox dropped because too many waited while a search ran (how many); never sent by
+    /// the reader, it takes the dropped lines' place in the queue.
+    Dropped(usize),
     /// End of input (or a read error, logged).
     Eof,
 }
@@ -22,7 +29,7 @@ pub enum Input {
 /// Reads `reader` line by line on its own thread until end of input, which it sends as `Input::Eof`.
 /// Fails only when the thread cannot be started.
 pub fn spawn_reader<R: BufRead + Send + 'static>(mut reader: R) -> io::Result<Receiver<Input>> {
-    let (tx, rx) = mpsc::channel();
+    let (tx, rx) = mpsc::sync_channel(CHANNEL_LINES);
     thread::Builder::new().name("stdin".into()).spawn(move || loop {
         let input = read_line(&mut reader);
         let eof = input == Input::Eof;
@@ -72,13 +79,27 @@ pub fn read_line<R: BufRead>(reader: &mut R) -> Input {
             break;
         }
     }
-    if line.len() < length.saturating_sub(1) && length > MAX_LINE {
+    if length > MAX_LINE {
         return Input::TooLong(length);
     }
     if line.last() == Some(&b'\r') {
         line.pop();
     }
     Input::Line(String::from_utf8_lossy(&line).into_owned())
+}
+
+/// `text` with its control characters escaped (`\r` as `\\r`, ESC as `\\u{1b}`) and nothing else
+/// changed: whatever input a reply echoes, it stays one line and cannot drive a terminal.
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The one writer of protocol lines: each line is written whole and flushed at once, so a GUI or
@@ -146,6 +167,22 @@ mod tests {
         bytes.extend_from_slice(b"\nping 1\n");
         let got = read_all(&bytes);
         assert_eq!(got, vec![Input::TooLong(MAX_LINE * 3 + 1), Input::Line("ping 1".into()), Input::Eof]);
+    }
+
+    #[test]
+    fn the_newline_counts_in_the_line_length() {
+        let mut bytes = vec![b' '; MAX_LINE - 1];
+        bytes.extend_from_slice(b"\n");
+        bytes.extend(vec![b' '; MAX_LINE]);
+        bytes.extend_from_slice(b"\n");
+        let got = read_all(&bytes);
+        assert_eq!(got[0], Input::Line(" ".repeat(MAX_LINE - 1)));
+        assert_eq!(got[1], Input::TooLong(MAX_LINE + 1));
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(escape_controls("GM[a\rb\u{1b}[2J]\u{7f}é"), "GM[a\\rb\\u{1b}[2J]\\u{7f}é");
     }
 
     #[test]

@@ -7,17 +7,22 @@
 // ways to panic are refused outright (tests excepted).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use crate::engine::Engine;
+use crate::engine::{Engine, MoveScore};
 use crate::eval::Evaluator;
-use crate::protocol::inbox::{serve, Arrival, Flow, Frontend, Inbox};
+use crate::formats::ggf;
+use crate::protocol::inbox::{serve, Arrival, Flow, Frontend, Inbox, MAX_PENDING_BYTES, MAX_PENDING_LINES};
 use crate::protocol::io::{self, Input, Output};
-use crate::protocol::parser::{self, Command, COMMANDS};
+use crate::protocol::parser::{self, quote, Command, Format, COMMANDS, MAX_DEPTH};
 use crate::rules::board::{Color, Move, Position};
 use crate::rules::game::Game;
 use crate::search::{Control, Info, Limits, Observer};
 use std::fmt;
 use std::io::Write;
 use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+/// What `play` without limits thinks with before any `go` or `play` gave limits.
+pub const DEFAULT_PLAY_LIMITS: Limits = Limits::MoveTime(Duration::from_secs(1));
 
 /// Runs the native protocol on stdin/stdout until `quit` or end of input.
 pub fn run(hash_mb: usize, evaluator: Evaluator) -> std::io::Result<()> {
@@ -31,11 +36,13 @@ pub struct Native<W: Write> {
     /// Input read during a search and not answered then runs before the channel's.
     inbox: Inbox,
     out: Output<W>,
+    /// The limits of the last `go` or `play`, for a `play` without any.
+    limits: Limits,
 }
 
 impl<W: Write> Native<W> {
     pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize, evaluator: Evaluator) -> Native<W> {
-        Native { engine: Engine::new(hash_mb, evaluator), inbox: Inbox::new(input), out }
+        Native { engine: Engine::new(hash_mb, evaluator), inbox: Inbox::new(input), out, limits: DEFAULT_PLAY_LIMITS }
     }
 
     /// Answers lines until `quit` or end of input.
@@ -69,6 +76,13 @@ impl<W: Write> Frontend for Native<W> {
     fn too_long(&mut self, length: usize) {
         self.out.line(format_args!("error line too long: {length} bytes, at most {}", io::MAX_LINE));
     }
+
+    fn dropped(&mut self, count: usize) {
+        self.out.line(format_args!(
+            "error input queue full: {count} lines dropped during the search (at most {MAX_PENDING_LINES} lines, \
+             {MAX_PENDING_BYTES} bytes wait)"
+        ));
+    }
 }
 
 impl<W: Write> Native<W> {
@@ -79,14 +93,25 @@ impl<W: Write> Native<W> {
             Command::Move(moves) => self.play(&moves),
             Command::Undo(count) => self.undo(count),
             Command::Moves => self.out.line(MoveList("moves", &self.engine.game().moves().collect::<Vec<_>>())),
-            Command::Go(limits) => return self.go(&limits),
+            Command::Go(limits) => {
+                self.limits = limits;
+                return self.go(&limits, false);
+            }
+            Command::Play(limits) => {
+                let limits = limits.unwrap_or(self.limits);
+                self.limits = limits;
+                return self.go(&limits, true);
+            }
+            Command::Analyze(limits) => return self.analyze(&limits),
             // Nothing to stop: a `stop` that crosses the `bestmove` on the wire is normal, not an error.
             Command::Stop => {}
             Command::IsReady => self.out.line("readyok"),
             Command::Ping(n) => self.out.line(format_args!("pong {n}")),
             Command::Quit => return Flow::Exit,
             Command::Show => self.show(),
-            Command::Eval => self.out.line(format_args!("eval {}", self.engine.evaluate())),
+            Command::Eval => self.eval(),
+            Command::Load(file) => self.load(&file),
+            Command::Save(format, file) => self.save(format, file.as_deref()),
             Command::SetHash(mb) => self.engine.set_hash_mb(mb),
             Command::Help => {
                 for spec in COMMANDS {
@@ -126,22 +151,64 @@ impl<W: Write> Native<W> {
         }
     }
 
-    fn go(&mut self, limits: &Limits) -> Flow {
+    /// `go`, and `play` (`then_play`): the search, its bestmove, and for `play` the move played.
+    fn go(&mut self, limits: &Limits, then_play: bool) -> Flow {
+        let name = if then_play { "play" } else { "go" };
         if self.engine.game().is_over() {
-            self.out.line("error go: the game is over");
+            self.out.line(format_args!("error {name}: the game is over"));
             return Flow::Continue;
         }
         let board = self.engine.game().position().board;
-        let mut listener = Listener {
-            inbox: &mut self.inbox,
-            out: &mut self.out,
-            infinite: *limits == Limits::Infinite,
-            stop: false,
-            quit: false,
-        };
+        let mut listener = Listener::new(&mut self.inbox, &mut self.out, *limits == Limits::Infinite);
         let result = self.engine.search(&board, limits, &mut listener);
         let quit = listener.quit;
         self.out.line(format_args!("bestmove {}", result.best));
+        if quit {
+            return Flow::Exit;
+        }
+        if then_play {
+            if let Err(e) = self.engine.play(result.best) {
+                self.out.line(format_args!("error play: {e}"));
+            }
+        }
+        Flow::Continue
+    }
+
+    /// `analyze`: every legal move scored, deeper and deeper up to the depth or until the time is
+    /// up; the last depth completed is printed, best first, then `analysis end`.
+    fn analyze(&mut self, limits: &Limits) -> Flow {
+        if self.engine.game().is_over() {
+            self.out.line("error analyze: the game is over");
+            return Flow::Continue;
+        }
+        let board = self.engine.game().position().board;
+        let (deepest, budget) = match *limits {
+            Limits::Depth(depth) => (depth, None),
+            Limits::MoveTime(time) => (MAX_DEPTH, Some(time)),
+            _ => (MAX_DEPTH, None),
+        };
+        let start = Instant::now();
+        let mut listener = Listener::new(&mut self.inbox, &mut self.out, false);
+        listener.report = false;
+        let mut last = Vec::new();
+        // From two plies: a move and one ply after it.
+        for depth in 2..=deepest.max(2) {
+            let Some(scored) = self.engine.score_moves(&board, depth, &mut listener) else {
+                break;
+            };
+            let solved = scored.iter().all(|s| s.exact);
+            last = scored;
+            // The time counts from the first complete list on, so that there is always one.
+            listener.deadline = budget.map(|budget| start + budget);
+            if solved || listener.expired() {
+                break;
+            }
+        }
+        let quit = listener.quit;
+        for scored in &last {
+            self.out.line(AnalysisLine(scored));
+        }
+        self.out.line("analysis end");
         if quit {
             Flow::Exit
         } else {
@@ -149,10 +216,67 @@ impl<W: Write> Native<W> {
         }
     }
 
+    /// `eval`: the static evaluation for the side to move, or the result of a finished game.
+    fn eval(&mut self) {
+        let position = *self.engine.game().position();
+        if position.board.is_game_over() {
+            let score = position.board.final_score();
+            let black = self.final_score_for_black(&position);
+            self.out.line(format_args!("eval {score} for {} game over {}", position.side, Outcome(black)));
+        } else {
+            self.out.line(format_args!("eval {} for {}", self.engine.evaluate(), position.side));
+        }
+    }
+
+    /// `load FILE`: a GGF record or a transcript; the game is replaced only when the whole file reads.
+    fn load(&mut self, file: &str) {
+        let text = match std::fs::read_to_string(file) {
+            Ok(text) => text,
+            Err(e) => return self.out.line(format_args!("error load: cannot read {}: {e}", FileName(file))),
+        };
+        match read_game(&text) {
+            Ok(game) => self.engine.new_game(game),
+            Err(e) => self.out.line(format_args!("error load: {}: {}", FileName(file), io::escape_controls(&e))),
+        }
+    }
+
+    /// `save FORMAT [FILE]`: the game written to FILE, or printed.
+    fn save(&mut self, format: Format, file: Option<&str>) {
+        let game = self.engine.game();
+        let (label, text) = match format {
+            Format::Ggf => ("ggf", ggf::write(game)),
+            Format::Transcript if game.start() != &Position::START => {
+                return self.out.line("error save: a transcript starts from the start position; save as ggf");
+            }
+            Format::Transcript => ("transcript", transcript(game)),
+        };
+        match file {
+            None if text.is_empty() => self.out.line(label),
+            None => self.out.line(format_args!("{label} {text}")),
+            Some(file) => {
+                if let Err(e) = std::fs::write(file, format!("{text}\n")) {
+                    self.out.line(format_args!("error save: cannot write {}: {e}", FileName(file)));
+                }
+            }
+        }
+    }
+
     fn show(&mut self) {
         let position = *self.engine.game().position();
-        for line in position.diagram(false, '-', 1) {
-            self.out.line(line);
+        let last = match self.engine.game().moves().last() {
+            Some(Move::Play(square)) => Some(square),
+            _ => None,
+        };
+        for (row, line) in position.diagram(false, '-', 1).into_iter().enumerate() {
+            // The disc of the last move in lower case: row 1 + rank, column 2 + 2 * file.
+            let marked = match last {
+                Some(sq) if row == usize::from(sq.rank()) + 1 => line
+                    .char_indices()
+                    .map(|(i, c)| if i == 2 + 2 * usize::from(sq.file()) { c.to_ascii_lowercase() } else { c })
+                    .collect(),
+                _ => line,
+            };
+            self.out.line(marked);
         }
         let (black, white) = (position.black().count_ones(), position.white().count_ones());
         self.out.line(format_args!("black X {black} white O {white} {} to move", position.side));
@@ -187,6 +311,20 @@ struct Listener<'a, W: Write> {
     stop: bool,
     /// Exit once the bestmove is out, dropping what waits.
     quit: bool,
+    /// `analyze time`: stop the searches at this instant.
+    deadline: Option<Instant>,
+    /// Print `info` lines (`go`, `play`; not the many searches of `analyze`).
+    report: bool,
+}
+
+impl<'a, W: Write> Listener<'a, W> {
+    fn new(inbox: &'a mut Inbox, out: &'a mut Output<W>, infinite: bool) -> Listener<'a, W> {
+        Listener { inbox, out, infinite, stop: false, quit: false, deadline: None, report: true }
+    }
+
+    fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 impl<W: Write> Observer for Listener<'_, W> {
@@ -217,7 +355,7 @@ impl<W: Write> Observer for Listener<'_, W> {
                 }
             });
         }
-        if self.infinite && self.inbox.is_closed() {
+        if self.infinite && self.inbox.is_closed() || self.expired() {
             self.stop = true;
         }
         if self.stop {
@@ -228,7 +366,9 @@ impl<W: Write> Observer for Listener<'_, W> {
     }
 
     fn info(&mut self, info: &Info) {
-        self.out.line(InfoLine(info));
+        if self.report {
+            self.out.line(InfoLine(info));
+        }
     }
 }
 
@@ -247,6 +387,65 @@ impl fmt::Display for InfoLine<'_> {
             write!(f, " {}", MoveList("pv", &info.pv))?;
         }
         Ok(())
+    }
+}
+
+/// `analysis MOVE score S [exact] depth D pv MOVE ...`: one move of `analyze`, scored for the side to
+/// move.
+struct AnalysisLine<'a>(&'a MoveScore);
+
+impl fmt::Display for AnalysisLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0;
+        write!(f, "analysis {} score {}", s.mv, s.score)?;
+        if s.exact {
+            f.write_str(" exact")?;
+        }
+        write!(f, " depth {} {}", s.depth, MoveList("pv", &s.pv))
+    }
+}
+
+/// The moves of a game started from the start position, run together (`f5d6c3`), passes left out as
+/// transcripts leave them.
+fn transcript(game: &Game) -> String {
+    game.moves().filter(|&mv| mv != Move::Pass).map(|mv| mv.to_string()).collect()
+}
+
+/// A game from the text of a file: a GGF record when it starts with `(;`, else a transcript (squares
+/// run together, spaces and line breaks allowed) from the start position, with the passes it
+/// leaves out played where the side to move has no move.
+fn read_game(text: &str) -> Result<Game, String> {
+    let text = text.trim();
+    if text.starts_with("(;") {
+        return ggf::parse(text).and_then(|record| record.to_game()).map_err(|e| e.to_string());
+    }
+    let letters: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    if letters.is_empty() {
+        return Err("empty file: expected a GGF record or a transcript like f5d6c3".into());
+    }
+    let mut game = Game::default();
+    let chars: Vec<char> = letters.chars().collect();
+    for (i, pair) in chars.chunks(2).enumerate() {
+        let word: String = pair.iter().collect();
+        let square = word
+            .parse()
+            .map_err(|_| format!("bad transcript: {} at move {} is not a square a1 to h8", quote(&word), i + 1))?;
+        let position = game.position();
+        if position.board.moves() == 0 && !position.board.is_game_over() {
+            game.play(Move::Pass).map_err(|e| e.to_string())?;
+        }
+        game.play(Move::Play(square)).map_err(|e| format!("bad transcript: move {} ({word}): {e}", i + 1))?;
+    }
+    Ok(game)
+}
+
+/// A file name in an error line: quoted whole (a name cut short would not say which file), control
+/// characters escaped.
+struct FileName<'a>(&'a str);
+
+impl fmt::Display for FileName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}'", io::escape_controls(self.0))
     }
 }
 
@@ -349,6 +548,11 @@ mod tests {
             "moves",
             "go depth 1",
             "go nodes 50",
+            "play depth 1",
+            "analyze depth 2",
+            "save transcript",
+            "save ggf",
+            "load /nonexistent/game.ggf",
             "go depth x",
             "show",
             "eval",
@@ -378,6 +582,9 @@ mod tests {
             "pong ",
             "moves",
             "eval ",
+            "analysis ",
+            "transcript",
+            "ggf (;",
             "black X ",
             "legal ",
             "game over ",

@@ -2,12 +2,13 @@
 //! game session ([`Engine`], fed from GGF records). `go` and `hint` run on this thread and stop as
 //! soon as a line arrives that changes the position or asks for other work (`ping` first of all).
 
-use crate::engine::{Engine, CLOCK_MARGIN};
+use crate::engine::{Engine, MoveScore, CLOCK_MARGIN};
 use crate::eval::Evaluator;
 use crate::formats::ggf::{self, GgfClock};
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
-use crate::rules::board::{Board, Move, Notation};
+use crate::rules::board::{Color, Move, Notation};
+use crate::search::timeman::{self, Deadlines};
 use crate::search::{Control, Info, Limits, Observer};
 use std::fmt;
 use std::io::Write;
@@ -143,15 +144,6 @@ impl fmt::Display for NbPv<'_> {
     }
 }
 
-/// A search's answer seen from the side that moved into the searched position.
-struct Scored {
-    score: i32,
-    exact: bool,
-    depth: u32,
-    nodes: u64,
-    pv: Vec<Move>,
-}
-
 /// Runs the NBoard protocol on stdin/stdout until `quit` or end of input.
 pub fn run(hash_mb: usize, evaluator: Evaluator) -> std::io::Result<()> {
     NBoard::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator).run();
@@ -181,6 +173,10 @@ impl<W: Write> Frontend for NBoard<W> {
 
     fn too_long(&mut self, length: usize) {
         self.error(format_args!("line of {length} bytes ignored"));
+    }
+
+    fn dropped(&mut self, count: usize) {
+        self.error(format_args!("{count} lines dropped: too many arrived during a search"));
     }
 }
 
@@ -224,8 +220,11 @@ impl<W: Write> NBoard<W> {
         }
     }
 
-    /// NBoard has no error reply: the status line shows the reason to the user, stderr logs it.
+    /// NBoard has no error reply: the status line shows the reason to the user, stderr logs it. The
+    /// reason may quote input (a GGF record): its control characters are escaped, so that the reply
+    /// stays one line.
     fn error(&mut self, reason: impl fmt::Display) {
+        let reason = io::escape_controls(&reason.to_string());
         log::warn!("{reason}");
         self.out.line(format_args!("status {NAME}: {reason}"));
     }
@@ -286,23 +285,14 @@ impl<W: Write> NBoard<W> {
         }
     }
 
-    /// The limits of a `go`: the depth NBoard set, and the game clock of the side to move when the
-    /// record has one (the depth then caps a clock search, see [`Watch`]).
-    fn go_limits(&self) -> (Limits, Option<u32>) {
+    /// The game clock of the side to move for a `go`, when the record has one: the time left (the
+    /// clock less the recorded and later moves' times and the pipe margin) and the increment.
+    fn go_clock(&self) -> Option<(Duration, Duration)> {
         let side = self.engine.game().position().side.index();
-        match self.clocks[side] {
-            Some(clock) if !clock.main.is_zero() => {
-                let used = Duration::try_from_secs_f64(self.used[side]).unwrap_or(Duration::MAX);
-                let left = clock.main.saturating_sub(used).saturating_sub(CLOCK_MARGIN);
-                let limits = Limits::Clock {
-                    time_left: left.max(Duration::from_millis(10)),
-                    increment: clock.increment,
-                    moves_to_go: None,
-                };
-                (limits, Some(self.depth))
-            }
-            _ => (Limits::Depth(self.depth), None),
-        }
+        let clock = self.clocks[side].filter(|clock| !clock.main.is_zero())?;
+        let used = Duration::try_from_secs_f64(self.used[side]).unwrap_or(Duration::MAX);
+        let left = clock.main.saturating_sub(used).saturating_sub(CLOCK_MARGIN);
+        Some((left.max(Duration::from_millis(10)), clock.increment))
     }
 
     fn go(&mut self) -> Flow {
@@ -316,10 +306,13 @@ impl<W: Write> NBoard<W> {
             return Flow::Continue;
         }
         self.out.line(format_args!("status {NAME} is thinking"));
-        let (limits, cap) = self.go_limits();
         let start = Instant::now();
-        let mut watch = Watch::new(&mut self.inbox, &mut self.out, cap, true);
-        let result = self.engine.search(&board, &limits, &mut watch);
+        // The set depth is the search (a level, so NBoard's levels differ); the clock, when there is
+        // one, only cuts it short: the searcher's clock deadlines, enforced by the observer.
+        let deadlines =
+            self.go_clock().map(|(left, increment)| timeman::clock(start, left, increment, None, board.empty_count()));
+        let mut watch = Watch::new(&mut self.inbox, &mut self.out, deadlines, true);
+        let result = self.engine.search(&board, &Limits::Depth(self.depth), &mut watch);
         if watch.interrupted {
             return Flow::Continue;
         }
@@ -331,36 +324,6 @@ impl<W: Write> NBoard<W> {
             f64::from(result.score)
         ));
         Flow::Continue
-    }
-
-    /// Searches the position after the side to move plays `mv` to `depth`, scored for the mover; `None`
-    /// when input interrupted it. A forced pass after `mv` is searched through, as the searcher scores
-    /// a position without moves only when the game is over.
-    fn search_move(&mut self, board: &Board, mv: Move, depth: u32) -> Option<Scored> {
-        let mut after = board.try_play(mv).ok()?;
-        let mut pv = vec![mv];
-        let mut sign = -1;
-        if after.moves() == 0 && !after.is_game_over() {
-            after = after.pass();
-            pv.push(Move::Pass);
-            sign = 1;
-        }
-        if after.is_game_over() {
-            return Some(Scored { score: sign * after.final_score(), exact: true, depth, nodes: 0, pv });
-        }
-        let mut watch = Watch::new(&mut self.inbox, &mut self.out, None, false);
-        let result = self.engine.search(&after, &Limits::Depth(depth), &mut watch);
-        if watch.interrupted {
-            return None;
-        }
-        pv.extend(result.pv.iter().copied());
-        Some(Scored {
-            score: sign * result.score,
-            exact: result.exact,
-            depth: result.depth + 1,
-            nodes: result.nodes,
-            pv,
-        })
     }
 
     /// Evaluates every move by searching after it, deeper and deeper up to the set depth, and after
@@ -376,15 +339,12 @@ impl<W: Write> NBoard<W> {
         let mut nodes = 0u64;
         let deepest = self.depth.saturating_sub(1).max(1);
         for depth in 1..=deepest {
-            let mut scored = Vec::with_capacity(moves.len());
-            for &mv in &moves {
-                let Some(s) = self.search_move(&board, mv, depth) else {
-                    return Flow::Continue;
-                };
-                nodes += s.nodes;
-                scored.push(s);
-            }
-            scored.sort_by_key(|s| -s.score);
+            let mut watch = Watch::new(&mut self.inbox, &mut self.out, None, false);
+            // Each move is searched `depth` plies after it: `depth + 1` with the move.
+            let Some(scored) = self.engine.score_moves(&board, depth + 1, &mut watch) else {
+                return Flow::Continue;
+            };
+            nodes += scored.iter().map(|s| s.nodes).sum::<u64>();
             self.out.line(format_args!("nodestats {nodes} {:.2}", start.elapsed().as_secs_f64()));
             for s in scored.iter().take(n) {
                 let depth = if s.exact { "100%".to_string() } else { s.depth.to_string() };
@@ -399,7 +359,8 @@ impl<W: Write> NBoard<W> {
     }
 
     /// Retrograde analysis: from the last position back to the first, `analysis <moves made> <eval>`
-    /// with the eval for the side to move there.
+    /// with the eval from black's side whoever is to move (NBoard's "Analyze Game" graph plots the
+    /// values as they come, as its reference engine sends them).
     fn analyze(&mut self) -> Flow {
         let mut positions = vec![*self.engine.game().start()];
         for mv in self.engine.game().moves() {
@@ -414,8 +375,9 @@ impl<W: Write> NBoard<W> {
             let score = if board.is_game_over() {
                 board.final_score()
             } else if board.moves() == 0 {
-                match self.search_move(&board, Move::Pass, self.depth) {
-                    Some(s) => s.score,
+                let mut watch = Watch::new(&mut self.inbox, &mut self.out, None, false);
+                match self.engine.score_move(&board, Move::Pass, self.depth + 1, &mut watch) {
+                    Some(MoveScore { score, .. }) => score,
                     None => return Flow::Continue,
                 }
             } else {
@@ -426,7 +388,8 @@ impl<W: Write> NBoard<W> {
                 }
                 result.score
             };
-            self.out.line(format_args!("analysis {made} {:.2}", f64::from(score)));
+            let black = if position.side == Color::Black { score } else { -score };
+            self.out.line(format_args!("analysis {made} {:.2}", f64::from(black)));
         }
         self.out.line(format_args!("status {NAME} is waiting"));
         Flow::Continue
@@ -434,19 +397,33 @@ impl<W: Write> NBoard<W> {
 }
 
 /// The observer of NBoard searches: stops on interrupting input (left queued for the loop), stops a
-/// clock search once the set depth is done, and reports progress as `nodestats`.
+/// search at the game clock's deadlines (the hard one at once; the soft one after an iteration,
+/// when the next would not end in time), and reports progress as `nodestats`.
 struct Watch<'a, W: Write> {
     inbox: &'a mut Inbox,
     out: &'a mut Output<W>,
-    depth_cap: Option<u32>,
+    deadlines: Option<Deadlines>,
     report: bool,
+    /// When the last iteration ended (`Info::elapsed`), to time the next.
+    last_elapsed: Duration,
+    /// How long the iteration before it took.
+    last_took: Duration,
     done: bool,
     interrupted: bool,
 }
 
 impl<'a, W: Write> Watch<'a, W> {
-    fn new(inbox: &'a mut Inbox, out: &'a mut Output<W>, depth_cap: Option<u32>, report: bool) -> Watch<'a, W> {
-        Watch { inbox, out, depth_cap, report, done: false, interrupted: false }
+    fn new(inbox: &'a mut Inbox, out: &'a mut Output<W>, deadlines: Option<Deadlines>, report: bool) -> Watch<'a, W> {
+        Watch {
+            inbox,
+            out,
+            deadlines,
+            report,
+            last_elapsed: Duration::ZERO,
+            last_took: Duration::ZERO,
+            done: false,
+            interrupted: false,
+        }
     }
 }
 
@@ -454,6 +431,9 @@ impl<W: Write> Observer for Watch<'_, W> {
     fn poll(&mut self) -> Control {
         if !self.interrupted && self.inbox.poll(|line| matches!(parse(line), Ok(Some(c)) if c.interrupts())) {
             self.interrupted = true;
+        }
+        if self.deadlines.is_some_and(|d| Instant::now() >= d.hard) {
+            self.done = true;
         }
         if self.interrupted || self.done {
             Control::Stop
@@ -466,8 +446,17 @@ impl<W: Write> Observer for Watch<'_, W> {
         if self.report {
             self.out.line(format_args!("nodestats {} {:.2}", info.nodes, info.elapsed.as_secs_f64()));
         }
-        if info.exact || self.depth_cap.is_some_and(|cap| info.depth >= cap) {
-            self.done = true;
+        let took = info.elapsed.saturating_sub(self.last_elapsed);
+        let growth = if self.last_took > Duration::from_micros(200) {
+            took.as_secs_f64() / self.last_took.as_secs_f64()
+        } else {
+            timeman::DEFAULT_GROWTH
+        };
+        (self.last_elapsed, self.last_took) = (info.elapsed, took);
+        if let Some(d) = self.deadlines {
+            if !timeman::start_next(&d, Instant::now(), took, growth) {
+                self.done = true;
+            }
         }
     }
 }
@@ -532,15 +521,12 @@ mod tests {
         let bo = "BO[8 ---------------------------O*------*O--------------------------- *]";
         nb.answer(&format!("set game (;GM[Othello]TI[1:00]{bo}B[F5//10.5]W[F6//3];)"));
         nb.answer("move E6/0.00/4.5");
-        // White to move: 60 s less 3 s, less the pipe margin; the depth still caps the search.
-        let (limits, cap) = nb.go_limits();
-        assert_eq!(cap, Some(7));
-        let Limits::Clock { time_left, .. } = limits else { panic!("{limits:?}") };
-        assert_eq!(time_left, Duration::from_secs(57) - CLOCK_MARGIN);
+        // White to move: 60 s less 3 s, less the pipe margin.
+        assert_eq!(nb.go_clock(), Some((Duration::from_secs(57) - CLOCK_MARGIN, Duration::ZERO)));
         assert_eq!(nb.used, [15.0, 3.0]);
         // Without a clock the set depth alone limits `go`.
         nb.answer(&format!("set game (;GM[Othello]{bo};)"));
-        assert_eq!(nb.go_limits(), (Limits::Depth(7), None));
+        assert_eq!(nb.go_clock(), None);
         assert!(nb.into_output().is_empty(), "no reply to settings and moves");
     }
 

@@ -36,14 +36,29 @@ pub enum Command {
     Undo(u32),
     Moves,
     Go(Limits),
+    /// `play [LIMITS]`: a `go` whose bestmove is then played; without limits, those of the last
+    /// `go` or `play`.
+    Play(Option<Limits>),
+    Analyze(Limits),
     Stop,
     IsReady,
     Ping(u64),
     Quit,
     Show,
     Eval,
+    Load(String),
+    Save(Format, Option<String>),
     SetHash(usize),
     Help,
+}
+
+/// How `save` writes a game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Format {
+    /// One GGF record on one line.
+    Ggf,
+    /// The moves run together, `f5d6c3...`, passes left out.
+    Transcript,
 }
 
 impl Command {
@@ -56,12 +71,16 @@ impl Command {
             Command::Undo(_) => "undo",
             Command::Moves => "moves",
             Command::Go(_) => "go",
+            Command::Play(_) => "play",
+            Command::Analyze(_) => "analyze",
             Command::Stop => "stop",
             Command::IsReady => "isready",
             Command::Ping(_) => "ping",
             Command::Quit => "quit",
             Command::Show => "show",
             Command::Eval => "eval",
+            Command::Load(_) => "load",
+            Command::Save(..) => "save",
             Command::SetHash(_) => "set",
             Command::Help => "help",
         }
@@ -187,6 +206,20 @@ pub const COMMANDS: &[CommandSpec] = &[
         parse: go,
     },
     CommandSpec {
+        name: "play",
+        args: "[depth N | time MS | nodes N | infinite | clock MS [inc MS] [movestogo N]]",
+        help: "search as go (with the last go's or play's limits when none are given), then play the bestmove",
+        during_search: false,
+        parse: play,
+    },
+    CommandSpec {
+        name: "analyze",
+        args: "depth N | time MS",
+        help: "score every legal move, best first: one analysis line each, then analysis end",
+        during_search: false,
+        parse: analyze,
+    },
+    CommandSpec {
         name: "stop",
         args: "",
         help: "end the search now; its bestmove follows",
@@ -224,9 +257,23 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "eval",
         args: "",
-        help: "print the static evaluation in discs for the side to move",
+        help: "print the static evaluation in discs for the side to move (named), or the result of a finished game",
         during_search: false,
         parse: |i| Ok((i, Command::Eval)),
+    },
+    CommandSpec {
+        name: "load",
+        args: "FILE",
+        help: "load a game from FILE: a GGF record, or a transcript like f5d6c3 from the start position",
+        during_search: false,
+        parse: load,
+    },
+    CommandSpec {
+        name: "save",
+        args: "ggf | transcript [FILE]",
+        help: "write the game to FILE, or print it (ggf ... or transcript ...) without FILE",
+        during_search: false,
+        parse: save,
     },
     CommandSpec {
         name: "set",
@@ -403,15 +450,59 @@ fn clock(i: &str) -> PResult<'_, Limits> {
     Ok((i, Limits::Clock { time_left, increment: increment.unwrap_or(Duration::ZERO), moves_to_go }))
 }
 
-fn go(i: &str) -> PResult<'_, Command> {
+fn depth_limit(i: &str) -> PResult<'_, Limits> {
+    preceded(keyword("depth"), cut(map(number("depth", 1, MAX_DEPTH), Limits::Depth)))(i)
+}
+
+fn time_limit(i: &str) -> PResult<'_, Limits> {
+    preceded(keyword("time"), cut(map(milliseconds("milliseconds", 1), Limits::MoveTime)))(i)
+}
+
+fn limits(i: &str) -> PResult<'_, Limits> {
     let limits = alt((
-        preceded(keyword("depth"), cut(map(number("depth", 1, MAX_DEPTH), Limits::Depth))),
-        preceded(keyword("time"), cut(map(milliseconds("milliseconds", 1), Limits::MoveTime))),
+        depth_limit,
+        time_limit,
         preceded(keyword("nodes"), cut(map(number("nodes", 1, u64::MAX), Limits::Nodes))),
         value(Limits::Infinite, keyword("infinite")),
         preceded(keyword("clock"), cut(clock)),
     ));
-    map(expect("depth N, time MS, nodes N, infinite or clock MS", limits), Command::Go)(i)
+    expect("depth N, time MS, nodes N, infinite or clock MS", limits)(i)
+}
+
+fn go(i: &str) -> PResult<'_, Command> {
+    map(limits, Command::Go)(i)
+}
+
+fn play(i: &str) -> PResult<'_, Command> {
+    if i.trim().is_empty() {
+        return Ok((i, Command::Play(None)));
+    }
+    map(limits, |l| Command::Play(Some(l)))(i)
+}
+
+fn analyze(i: &str) -> PResult<'_, Command> {
+    // Depth 2 at least: a move and one ply after it.
+    let depth = preceded(keyword("depth"), cut(map(number("depth", 2, MAX_DEPTH), Limits::Depth)));
+    map(expect("depth N or time MS", alt((depth, time_limit))), Command::Analyze)(i)
+}
+
+/// The rest of the line, trimmed, as a file name (it may hold spaces).
+fn file_name(i: &str) -> PResult<'_, String> {
+    match i.trim() {
+        "" => Err(nom::Err::Error(Fail { input: i, reason: None })),
+        name => Ok(("", name.to_string())),
+    }
+}
+
+fn load(i: &str) -> PResult<'_, Command> {
+    map(expect("a file name", file_name), Command::Load)(i)
+}
+
+fn save(i: &str) -> PResult<'_, Command> {
+    let format = alt((value(Format::Ggf, keyword("ggf")), value(Format::Transcript, keyword("transcript"))));
+    let (i, format) = expect("ggf or transcript", format)(i)?;
+    let (i, file) = opt(file_name)(i)?;
+    Ok((i, Command::Save(format, file)))
 }
 
 #[cfg(test)]
@@ -533,6 +624,24 @@ mod tests {
     }
 
     #[test]
+    fn play_analyze_load_and_save() {
+        assert_eq!(ok("play"), Command::Play(None));
+        assert_eq!(ok("play depth 4"), Command::Play(Some(Limits::Depth(4))));
+        assert_eq!(err("play depth"), "play: expected depth, found end of line");
+        assert_eq!(err("play deep"), "play: expected depth N, time MS, nodes N, infinite or clock MS, found 'deep'");
+        assert_eq!(ok("analyze time 500"), Command::Analyze(Limits::MoveTime(Duration::from_millis(500))));
+        assert_eq!(ok("ANALYZE depth 3"), Command::Analyze(Limits::Depth(3)));
+        assert_eq!(err("analyze depth 1"), "analyze: depth 1 out of range 2 to 60");
+        assert_eq!(err("analyze nodes 5"), "analyze: expected depth N or time MS, found 'nodes'");
+        assert_eq!(err("analyze"), "analyze: expected depth N or time MS, found end of line");
+        assert_eq!(ok("load  my games/Game 1.ggf "), Command::Load("my games/Game 1.ggf".into()));
+        assert_eq!(err("load"), "load: expected a file name, found end of line");
+        assert_eq!(ok("save ggf"), Command::Save(Format::Ggf, None));
+        assert_eq!(ok("save Transcript /tmp/G.txt"), Command::Save(Format::Transcript, Some("/tmp/G.txt".into())));
+        assert_eq!(err("save sgf x"), "save: expected ggf or transcript, found 'sgf'");
+    }
+
+    #[test]
     fn setboard_forms() {
         let start = "---------------------------OX------XO--------------------------- X";
         assert_eq!(ok(&format!("setboard {start}")), Command::SetBoard(Position::START));
@@ -642,12 +751,16 @@ mod tests {
             "undo",
             "moves",
             "go depth 1",
+            "play",
+            "analyze depth 2",
             "stop",
             "isready",
             "ping 1",
             "quit",
             "show",
             "eval",
+            "load game.ggf",
+            "save ggf",
             "set hash 1",
             "help",
         ];

@@ -13,9 +13,15 @@ use std::time::Duration;
 /// Longest wait for one reply line: generous, as the test machine is shared.
 pub const TIMEOUT: Duration = Duration::from_secs(60);
 
+/// The binary under test: the one cargo built, or `EBONY_TEST_BIN` when set (to check that a new test
+/// fails on an older binary).
+pub fn bin() -> PathBuf {
+    std::env::var_os("EBONY_TEST_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_ebony")), PathBuf::from)
+}
+
 /// Starts the real binary with `args`; its output lines arrive on the channel from a reader thread.
 pub fn spawn(args: &[&str]) -> (Child, Option<ChildStdin>, Receiver<String>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ebony"))
+    let mut child = Command::new(bin())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -38,7 +44,7 @@ pub fn spawn(args: &[&str]) -> (Child, Option<ChildStdin>, Receiver<String>) {
 
 /// Runs the real binary with `args` to its end on `input`, with its stdout and stderr.
 pub fn run_to_end(args: &[&str], input: &str) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ebony"))
+    let mut child = Command::new(bin())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -59,8 +65,37 @@ pub struct Engine {
 
 impl Engine {
     pub fn start(protocol: &str) -> Engine {
-        let (child, stdin, lines) = spawn(&["--protocol", protocol, "--hash", "16"]);
+        Engine::with_args(&["--protocol", protocol, "--hash", "16"])
+    }
+
+    pub fn with_args(args: &[&str]) -> Engine {
+        let (child, stdin, lines) = spawn(args);
         Engine { child, stdin, lines, transcript: Vec::new() }
+    }
+
+    /// The process id, to read /proc.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Writes raw bytes (lines not logged in the transcript).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("writing to ebony");
+        stdin.flush().expect("flushing to ebony");
+    }
+
+    /// Lines up to and including the first for which `last` is true.
+    pub fn read_until(&mut self, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.read();
+            let done = last(&line);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
     }
 
     pub fn send(&mut self, line: &str) {
