@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Average and longest thinking time a move of each engine in referee result files.
+"""Average and longest thinking time a move of each engine in referee result files; under a game
+clock (--tc) also the time each engine had left at the end of its games (least, average).
 
 Usage: scripts/match_times.py DIR...   (each a referee --out directory with results.jsonl)
 """
@@ -10,19 +11,36 @@ from pathlib import Path
 
 def main(dirs):
     for d in dirs:
-        times = {}
+        times, left = {}, {}
+        clock_ms = inc_ms = None
         for line in Path(d, "results.jsonl").read_text().splitlines():
             record = json.loads(line)
+            if record.get("type") == "match":
+                clock = (record.get("tc") or {}).get("clock_ms")
+                if clock is not None:
+                    clock_ms, inc_ms = clock  # [base, increment] in ms
+                continue
             if record.get("type") != "game":
                 continue
             # The moves start from the start position with black to move and list passes, so the
             # colours alternate; the opening's moves have no time.
             black, white = record["black"], record["white"]
+            spent = {black: 0.0, white: 0.0}
+            moved = {black: 0, white: 0}
             for ply, t in enumerate(record["times"]):
                 if t is not None:
-                    times.setdefault(black if ply % 2 == 0 else white, []).append(t)
+                    name = black if ply % 2 == 0 else white
+                    times.setdefault(name, []).append(t)
+                    spent[name] += t
+                    moved[name] += 1
+            if clock_ms is not None:
+                for name in (black, white):
+                    left.setdefault(name, []).append(clock_ms / 1000 + moved[name] * inc_ms / 1000 - spent[name])
         for name, ts in sorted(times.items()):
             print(f"{d}: {name}: {len(ts)} moves, average {1000 * sum(ts) / len(ts):.1f} ms, longest {1000 * max(ts):.0f} ms")
+        for name, ls in sorted(left.items()):
+            print(f"{d}: {name}: time left at the end of {len(ls)} games: least {min(ls):.2f} s, "
+                  f"average {sum(ls) / len(ls):.2f} s, most {max(ls):.2f} s")
 
 
 if __name__ == "__main__":

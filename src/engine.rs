@@ -5,7 +5,7 @@
 use crate::eval::Evaluator;
 use crate::rules::board::{Board, IllegalMove, Move, Position};
 use crate::rules::game::Game;
-use crate::search::{Limits, Observer, SearchResult, Searcher, StopReason};
+use crate::search::{Limits, Observer, SearchResult, Searcher, Selectivity, StopReason};
 use std::time::Duration;
 
 /// Kept off a GUI's clock for the pipe and the GUI's own bookkeeping (NBoard's and GTP's clocks).
@@ -21,6 +21,8 @@ pub struct MoveScore {
     pub exact: bool,
     /// Plies searched, the move included.
     pub depth: u32,
+    /// How selective the search was (`Selectivity::EXACT` when `exact`).
+    pub selectivity: Selectivity,
     pub nodes: u64,
     /// `mv`, then the expected line after it (a forced pass written out).
     pub pv: Vec<Move>,
@@ -113,7 +115,15 @@ impl Engine {
             sign = 1;
         }
         if after.is_game_over() {
-            return Some(MoveScore { mv, score: sign * after.final_score(), exact: true, depth, nodes: 0, pv });
+            return Some(MoveScore {
+                mv,
+                score: sign * after.final_score(),
+                exact: true,
+                depth,
+                selectivity: Selectivity::EXACT,
+                nodes: 0,
+                pv,
+            });
         }
         let result = self.search(&after, &Limits::Depth(depth.saturating_sub(1).max(1)), observer);
         if result.stop == StopReason::Stopped {
@@ -125,6 +135,7 @@ impl Engine {
             score: sign * result.score,
             exact: result.exact,
             depth: result.depth + 1,
+            selectivity: result.selectivity,
             nodes: result.nodes,
             pv,
         })
@@ -143,6 +154,11 @@ impl Engine {
     /// Resizes the transposition table (clearing it).
     pub fn set_hash_mb(&mut self, hash_mb: usize) {
         self.searcher.set_hash_mb(hash_mb);
+    }
+
+    /// How selective the midgame searches are from now on.
+    pub fn set_selectivity(&mut self, selectivity: Selectivity) {
+        self.searcher.set_selectivity(selectivity);
     }
 }
 

@@ -4,7 +4,7 @@ use ebony::formats::obf::{self, ObfEntry};
 use ebony::rules::board::{Board, Move, Position};
 use ebony::rules::square::{Square, Squares};
 use ebony::search::endgame::Solver;
-use ebony::search::{Control, Observer, Silent};
+use ebony::search::{Control, Observer, Selectivity, Silent};
 
 fn load(name: &str) -> Vec<ObfEntry> {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -97,6 +97,32 @@ fn ffo_1_to_19_exact_with_all_moves() {
 #[test]
 fn ffo_29_to_35_exact_after_the_selective_pass() {
     check_ffo(&load("fforum-20-39.obf")[9..16], false);
+}
+
+/// The solver's selective passes (a game's search runs them before the exact solve): the more
+/// selective, the cheaper; mostly right; and the exact level is the exact solve.
+#[test]
+fn selective_passes_cost_less_and_the_exact_level_is_exact() {
+    let entries = &load("fforum-20-39.obf")[9..16];
+    let mut solver = Solver::new(16);
+    let mut nodes = Vec::new();
+    for level in [Selectivity::MOST, Selectivity::from_percent(95).unwrap(), Selectivity::EXACT] {
+        let (mut total, mut right) = (0, 0);
+        for entry in entries {
+            solver.clear();
+            let solution = solver.solve_at(&entry.position.board, level, 0, &mut Silent);
+            total += solution.nodes;
+            let best = entry.best_score();
+            right += entry.moves.iter().any(|&(mv, s)| mv == solution.best && Some(s) == best) as usize;
+            if level.is_exact() {
+                assert_eq!(Some(solution.score), best);
+            }
+        }
+        println!("{}%: {total} nodes, {right} of {} right", level.percent(), entries.len());
+        assert!(right + 2 >= entries.len(), "{}%: {right} right", level.percent());
+        nodes.push(total);
+    }
+    assert!(nodes[0] < nodes[1] && nodes[1] < nodes[2], "{nodes:?}");
 }
 
 /// FFO #59 (34 empties) is a wipe-out that ordering finds at once. With 4-ply ProbCut searches at 24+

@@ -68,7 +68,7 @@ fn play_searches_and_plays_and_show_marks_the_last_move() {
     // `play` without limits thinks as the last `go`: depth 1.
     let play_infos: Vec<&String> =
         out.iter().skip_while(|l| !l.starts_with("bestmove")).skip(1).take_while(|l| l.starts_with("info")).collect();
-    assert!(play_infos.iter().all(|l| l.starts_with("info depth 1 ")), "{out:?}");
+    assert!(play_infos.iter().all(|l| l.starts_with("info depth 1@73% ")), "{out:?}");
     let moves: Vec<&String> = out.iter().filter(|l| l.starts_with("moves")).collect();
     assert_eq!(*moves[0], format!("moves {}", best[1]));
     assert_eq!(*moves[1], format!("moves {} {}", best[1], best[2]));
@@ -110,7 +110,7 @@ fn analyze_scores_every_move_best_first() {
     assert!(out
         .iter()
         .filter(|l| l.starts_with("analysis ") && *l != "analysis end")
-        .all(|l| l.contains(" depth 4 pv ")));
+        .all(|l| l.contains(" depth 4@73% pv ")));
     // Near the end every score is exact and matches the solver's best.
     let board = "OOOOXOOXXXXXXOOXXXXOOXXXXXXXOXOXXOXXOOOXXOOXOXXXX-XOOX--XX--O--- X";
     let out = stdout(&[], &format!("setboard {board}\nanalyze depth 10\n"));

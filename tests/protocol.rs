@@ -109,18 +109,27 @@ impl Drop for Engine {
     }
 }
 
-/// Checks an `info` line's shape: `info depth D score S [exact] nodes N time MS nps N [pv MOVE ...]`.
+/// Checks an `info` line's shape: `info depth D[@P%] score S [exact] nodes N time MS nps N [pv MOVE ...]`.
 fn check_info(line: &str) {
     let words: Vec<&str> = line.split(' ').collect();
     let mut w = words.iter().copied();
     assert_eq!(w.next(), Some("info"), "{line}");
     assert_eq!(w.next(), Some("depth"), "{line}");
-    assert!(w.next().and_then(|d| d.parse::<u32>().ok()).is_some(), "{line}");
+    let depth = w.next().unwrap_or_default();
+    let (plies, selectivity) = match depth.split_once('@') {
+        Some((plies, percent)) => (plies, Some(percent)),
+        None => (depth, None),
+    };
+    assert!(plies.parse::<u32>().is_ok(), "{line}");
+    if let Some(percent) = selectivity {
+        assert!(["73%", "87%", "95%", "98%", "99%"].contains(&percent), "{line}");
+    }
     assert_eq!(w.next(), Some("score"), "{line}");
     let score: i32 = w.next().and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("bad score: {line}"));
     assert!((-64..=64).contains(&score), "{line}");
     let mut next = w.next();
     if next == Some("exact") {
+        assert!(selectivity.is_none(), "{line}");
         next = w.next();
     }
     for key in ["nodes", "time", "nps"] {
@@ -233,7 +242,7 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
             "error setboard: bad board: bad side to move 'Y': expected X (black) or O (white)".into(),
         ),
         (b"set hash 0".to_vec(), "error set: hash megabytes 0 out of range 1 to 4096".into()),
-        (b"set threads 2".to_vec(), "error set: expected an option: hash, found 'threads'".into()),
+        (b"set threads 2".to_vec(), "error set: expected an option: hash or selectivity, found 'threads'".into()),
         (b"ping pong".to_vec(), "error ping: bad number 'pong' for the ping number: expected an integer from 0 to 18446744073709551615".into()),
         (b"show me".to_vec(), "error show: unexpected 'me'".into()),
         (b"\xff\xfe\x00\x1b[2J".to_vec(), unknown("\u{fffd}\u{fffd}\\0\\u{1b}[2J")),
@@ -341,7 +350,7 @@ fn end_of_input_lets_a_finite_search_finish() {
     engine.close_input();
     let lines = engine.until(&["bestmove "]);
     best_move(&lines);
-    assert!(lines.iter().any(|l| l.starts_with("info depth 7 ")), "the search was cut short: {lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 7@73% ")), "the search was cut short: {lines:?}");
     assert_eq!(engine.recv().as_deref(), Some("moves f5"));
     assert_eq!(engine.recv(), None);
     assert!(engine.wait(PATIENCE).success());
@@ -367,7 +376,7 @@ fn go_in_a_shell_pipe() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let lines: Vec<String> = stdout.lines().map(str::to_string).collect();
     best_move(&lines);
-    assert!(lines.iter().any(|l| l.starts_with("info depth 8 ")), "the search was cut short: {lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info depth 8@73% ")), "the search was cut short: {lines:?}");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use ebony::rules::board::{Board, Move, Position};
 use ebony::rules::square::Squares;
-use ebony::search::{Control, Info, Limits, Observer, Searcher, Silent, StopReason};
+use ebony::search::{Control, Info, Limits, Observer, Searcher, Selectivity, Silent, StopReason};
 use std::process::Command;
 use support::Rng;
 
@@ -71,10 +71,16 @@ fn exact_scores_equal_minimax_on_small_endgames() {
         if let Move::Play(sq) = r.best {
             assert_eq!(-minimax(&b.play(sq)), expected, "best move of {b:?}");
         }
-        // The midgame search alone (a node limit never hands over to the endgame solver) ends exact.
+        // The midgame search alone (a node limit never hands over to the endgame solver) ends exact
+        // when it prunes nothing unsoundly, and is never called exact when it does.
+        fresh.set_selectivity(Selectivity::EXACT);
         let r = fresh.search(&b, &Limits::Nodes(u64::MAX), &mut Silent);
         assert!(r.exact, "{b:?}");
         assert_eq!(r.score, expected, "{b:?} midgame search");
+        fresh.set_selectivity(Selectivity::MOST);
+        let r = fresh.search(&b, &Limits::Nodes(u64::MAX), &mut Silent);
+        assert_eq!(r.exact, b.is_game_over(), "{b:?} selective midgame search");
+        assert!(r.exact || r.selectivity == Selectivity::MOST);
         // A searcher whose table holds other positions, and a depth past the end, agree.
         let r = reused.search(&b, &Limits::Depth(60), &mut Silent);
         assert!(r.exact);
@@ -339,4 +345,67 @@ fn the_midgame_uses_the_exact_entries_the_solver_stored() {
         after_solve.nodes,
         after_shallow.nodes
     );
+}
+
+/// Multi-ProbCut: the more selective the level, the fewer nodes to the same depth, and the moves it
+/// plays mostly agree with the full-width search's.
+#[test]
+fn selective_levels_search_fewer_nodes_and_mostly_agree() {
+    let mut rng = Rng(77);
+    let boards: Vec<Board> = std::iter::from_fn(|| random_position(40, &mut rng)).take(12).collect();
+    let mut totals = Vec::new();
+    let mut full_width_moves = Vec::new();
+    for percent in [100, 95, 73] {
+        let level = Selectivity::from_percent(percent).expect("a level");
+        let mut s = Searcher::new(16);
+        s.set_selectivity(level);
+        let (mut nodes, mut agree) = (0, 0);
+        for (i, b) in boards.iter().enumerate() {
+            s.new_game();
+            let r = s.search(b, &Limits::Depth(9), &mut Silent);
+            assert_legal(b, r.best);
+            assert_eq!(r.selectivity, level);
+            assert!(!r.exact);
+            nodes += r.nodes;
+            if percent == 100 {
+                full_width_moves.push(r.best);
+            } else {
+                agree += (full_width_moves[i] == r.best) as usize;
+            }
+        }
+        if percent != 100 {
+            assert!(agree * 3 >= boards.len() * 2, "{percent}%: {agree} of {} agree", boards.len());
+        }
+        totals.push(nodes);
+    }
+    assert!(totals[0] > totals[1] && totals[1] > totals[2], "{totals:?}");
+    assert!(totals[2] * 3 < totals[0], "{totals:?}");
+}
+
+/// Near the end a timed search goes on with the solver's passes at rising selectivity, each reported
+/// with its level, and the last of them, given the time, is exact.
+#[test]
+fn timed_searches_near_the_end_solve_at_rising_selectivity() {
+    struct Levels(Vec<(u32, Selectivity, bool)>);
+    impl Observer for Levels {
+        fn info(&mut self, info: &Info) {
+            self.0.push((info.depth, info.selectivity, info.exact));
+        }
+    }
+    let mut rng = Rng(5);
+    let board = std::iter::from_fn(|| random_position(22, &mut rng)).find(|b| b.moves() != 0).expect("a position");
+    let mut s = Searcher::new(16);
+    let mut levels = Levels(Vec::new());
+    // 22 empties are more than the solver is handed at once with a 2 s budget (21).
+    let r = s.search(&board, &Limits::MoveTime(Duration::from_secs(2)), &mut levels);
+    assert_legal(&board, r.best);
+    let passes: Vec<_> = levels.0.iter().filter(|&&(depth, ..)| depth == 22).collect();
+    assert!(!passes.is_empty(), "{:?}", levels.0);
+    assert_eq!(passes[0].1, Selectivity::MOST, "{:?}", levels.0);
+    assert!(passes.windows(2).all(|w| w[0].1 < w[1].1), "{:?}", levels.0);
+    assert!(passes.iter().all(|&&(_, level, exact)| exact == level.is_exact()));
+    if r.exact {
+        let mut solver = ebony::search::endgame::Solver::new(16);
+        assert_eq!(r.score, solver.solve(&board, -64, 64, &mut Silent).score);
+    }
 }

@@ -15,6 +15,7 @@ use crate::protocol::io::{self, Input, Output};
 use crate::protocol::parser::{self, quote, Command, Format, COMMANDS, MAX_DEPTH};
 use crate::rules::board::{Color, Move, Position};
 use crate::rules::game::Game;
+use crate::search::probcut::DepthLabel;
 use crate::search::{Control, Info, Limits, Observer};
 use std::fmt;
 use std::io::Write;
@@ -113,6 +114,7 @@ impl<W: Write> Native<W> {
             Command::Load(file) => self.load(&file),
             Command::Save(format, file) => self.save(format, file.as_deref()),
             Command::SetHash(mb) => self.engine.set_hash_mb(mb),
+            Command::SetSelectivity(level) => self.engine.set_selectivity(level),
             Command::Help => {
                 for spec in COMMANDS {
                     self.out.line(format_args!("{:<28} {}", spec.usage(), spec.help));
@@ -372,13 +374,13 @@ impl<W: Write> Observer for Listener<'_, W> {
     }
 }
 
-/// `info depth D score S [exact] nodes N time MS nps N [pv MOVE ...]`.
+/// `info depth D[@P%] score S [exact] nodes N time MS nps N [pv MOVE ...]`.
 struct InfoLine<'a>(&'a Info);
 
 impl fmt::Display for InfoLine<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let info = self.0;
-        write!(f, "info depth {} score {}", info.depth, info.score)?;
+        write!(f, "info depth {} score {}", DepthLabel(info.depth, info.selectivity), info.score)?;
         if info.exact {
             f.write_str(" exact")?;
         }
@@ -401,7 +403,7 @@ impl fmt::Display for AnalysisLine<'_> {
         if s.exact {
             f.write_str(" exact")?;
         }
-        write!(f, " depth {} {}", s.depth, MoveList("pv", &s.pv))
+        write!(f, " depth {} {}", DepthLabel(s.depth, s.selectivity), MoveList("pv", &s.pv))
     }
 }
 
@@ -517,7 +519,7 @@ mod tests {
     fn go_prints_one_bestmove_and_keeps_the_position() {
         let out = session("go depth 2\nmoves\n");
         assert_eq!(out.iter().filter(|l| l.starts_with("bestmove ")).count(), 1);
-        assert!(out.iter().any(|l| l.starts_with("info depth 2 score ")));
+        assert!(out.iter().any(|l| l.starts_with("info depth 2@73% score ")));
         assert_eq!(out.last().map(String::as_str), Some("moves"));
     }
 

@@ -9,6 +9,7 @@ use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
 use crate::protocol::io::{self, Input, Output};
 use crate::rules::board::{Color, Move, Notation};
 use crate::search::timeman::{self, Deadlines};
+use crate::search::Selectivity;
 use crate::search::{Control, Info, Limits, Observer};
 use std::fmt;
 use std::io::Write;
@@ -133,6 +134,28 @@ fn split_word(text: &str) -> (&str, &str) {
 
 fn number<T: std::str::FromStr>(text: &str, what: &'static str) -> Result<T, NbError> {
     text.trim().parse().map_err(|_| NbError::NotANumber { what, text: text.to_string() })
+}
+
+/// A depth as NBoard reads it: plies as a plain number in the midgame (selective or not), `P%` for
+/// a selective search to the end of the game (a probable solve, P the selectivity), `100%` for an
+/// exact one.
+struct NbDepth {
+    plies: u32,
+    selectivity: Selectivity,
+    exact: bool,
+    empties: u32,
+}
+
+impl fmt::Display for NbDepth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.exact {
+            f.write_str("100%")
+        } else if self.plies >= self.empties && !self.selectivity.is_exact() {
+            write!(f, "{}%", self.selectivity.percent())
+        } else {
+            write!(f, "{}", self.plies)
+        }
+    }
 }
 
 /// A principal variation without spaces (`F5D6C3`), as `search` lines need.
@@ -347,7 +370,12 @@ impl<W: Write> NBoard<W> {
             nodes += scored.iter().map(|s| s.nodes).sum::<u64>();
             self.out.line(format_args!("nodestats {nodes} {:.2}", start.elapsed().as_secs_f64()));
             for s in scored.iter().take(n) {
-                let depth = if s.exact { "100%".to_string() } else { s.depth.to_string() };
+                let depth = NbDepth {
+                    plies: s.depth,
+                    selectivity: s.selectivity,
+                    exact: s.exact,
+                    empties: board.empty_count(),
+                };
                 self.out.line(format_args!("search {} {:.2} 0 {depth}", NbPv(&s.pv), f64::from(s.score)));
             }
             if scored.iter().all(|s| s.exact) {

@@ -8,7 +8,7 @@
 
 use crate::rules::board::{Move, Position};
 use crate::rules::square::Square;
-use crate::search::Limits;
+use crate::search::{Limits, Selectivity};
 use nom::branch::alt;
 use nom::bytes::complete::{take_till1, take_while};
 use nom::combinator::{all_consuming, cut, map, opt, value, verify};
@@ -49,6 +49,7 @@ pub enum Command {
     Load(String),
     Save(Format, Option<String>),
     SetHash(usize),
+    SetSelectivity(Selectivity),
     Help,
 }
 
@@ -81,7 +82,7 @@ impl Command {
             Command::Eval => "eval",
             Command::Load(_) => "load",
             Command::Save(..) => "save",
-            Command::SetHash(_) => "set",
+            Command::SetHash(_) | Command::SetSelectivity(_) => "set",
             Command::Help => "help",
         }
     }
@@ -277,8 +278,8 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "set",
-        args: "hash MB",
-        help: "resize the transposition table to MB megabytes (1 to 4096), clearing it",
+        args: "hash MB | selectivity P",
+        help: "resize the transposition table to MB megabytes (1 to 4096), clearing it; or set how selective the midgame search is (P: 73, 87, 95, 98, 99 or 100 for none)",
         during_search: false,
         parse: set,
     },
@@ -439,8 +440,21 @@ fn ping(i: &str) -> PResult<'_, Command> {
 }
 
 fn set(i: &str) -> PResult<'_, Command> {
-    let hash = preceded(keyword("hash"), cut(number("hash megabytes", 1, MAX_HASH_MB)));
-    map(expect("an option: hash", hash), Command::SetHash)(i)
+    let hash = map(preceded(keyword("hash"), cut(number("hash megabytes", 1, MAX_HASH_MB))), Command::SetHash);
+    let selectivity = map(preceded(keyword("selectivity"), cut(selectivity)), Command::SetSelectivity);
+    expect("an option: hash or selectivity", alt((hash, selectivity)))(i)
+}
+
+/// A selectivity level by its percentage.
+fn selectivity(i: &str) -> PResult<'_, Selectivity> {
+    let (rest, percent) = number("selectivity percent", 1, 100)(i)?;
+    match Selectivity::from_percent(percent) {
+        Some(level) => Ok((rest, level)),
+        None => {
+            let levels: Vec<String> = Selectivity::percents().map(|p| p.to_string()).collect();
+            Err(nom::Err::Failure(Fail::new(i, format!("selectivity {percent} is not a level: {}", levels.join(", ")))))
+        }
+    }
 }
 
 fn clock(i: &str) -> PResult<'_, Limits> {
@@ -664,8 +678,12 @@ mod tests {
         assert_eq!(err("undo 0"), "undo: the number of moves 0 out of range 1 to 64");
         assert_eq!(ok("undo"), Command::Undo(1));
         assert_eq!(ok("undo 3"), Command::Undo(3));
-        assert_eq!(err("set"), "set: expected an option: hash, found end of line");
-        assert_eq!(err("set colour red"), "set: expected an option: hash, found 'colour'");
+        assert_eq!(err("set"), "set: expected an option: hash or selectivity, found end of line");
+        assert_eq!(err("set colour red"), "set: expected an option: hash or selectivity, found 'colour'");
+        assert_eq!(ok("set selectivity 95"), Command::SetSelectivity(Selectivity::from_percent(95).unwrap()));
+        assert_eq!(ok("set selectivity 100"), Command::SetSelectivity(Selectivity::EXACT));
+        assert_eq!(err("set selectivity 50"), "set: selectivity 50 is not a level: 73, 87, 95, 98, 99, 100");
+        assert_eq!(err("set selectivity 0"), "set: selectivity percent 0 out of range 1 to 100");
         assert_eq!(err("set hash 0"), "set: hash megabytes 0 out of range 1 to 4096");
         assert_eq!(err("set hash 5000"), "set: hash megabytes 5000 out of range 1 to 4096");
     }

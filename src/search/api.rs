@@ -2,6 +2,7 @@
 //! also polled for `stop`, a result with the best move and why the search stopped. Plain types only,
 //! so that both the midgame search and the endgame solver below it can use them.
 
+use super::probcut::Selectivity;
 use crate::rules::board::Move;
 use std::time::Duration;
 
@@ -48,6 +49,9 @@ pub struct Info {
     pub score: i32,
     /// The score is the exact final disc difference with perfect play.
     pub exact: bool,
+    /// How selective the search that gave the score was (`Selectivity::EXACT` when it cut nothing
+    /// unsoundly; always so when `exact`).
+    pub selectivity: Selectivity,
     pub nodes: u64,
     pub elapsed: Duration,
     pub pv: Vec<Move>,
@@ -106,6 +110,8 @@ pub struct SearchResult {
     pub exact: bool,
     /// Depth of the last completed iteration.
     pub depth: u32,
+    /// The selectivity of that iteration.
+    pub selectivity: Selectivity,
     pub nodes: u64,
     pub elapsed: Duration,
     pub pv: Vec<Move>,

@@ -5,8 +5,9 @@
 use super::api::{solve_empties, Control, Info, Limits, Observer, SearchResult, StopReason};
 use super::endgame;
 use super::ordering::{Features, MoveList, Scored};
+use super::probcut::{self, Selectivity};
 use super::timeman::{self, Deadlines};
-use super::tt::{Table, NO_MOVE};
+use super::tt::{Table, EXACT, NO_MOVE};
 use crate::eval::Evaluator;
 use crate::rules::board::{Board, Move};
 use crate::rules::masks::{CORNERS, C_SQUARES, X_SQUARES};
@@ -70,6 +71,10 @@ fn solvable_empties(budget: Duration) -> u32 {
     }
 }
 
+/// A timed search switches from midgame iterations to the solver's passes at rising selectivity
+/// (`endgame::solve_at`) when the next midgame depth would come within this many plies of the end.
+const ENDGAME_GAP: u32 = 8;
+
 /// Empties up to which `go infinite` is answered by the solver.
 const SOLVER_EMPTIES_UNTIMED: u32 = 24;
 /// Depth of the midgame search done before a solve, as the answer if the solve is stopped.
@@ -99,14 +104,23 @@ pub struct Searcher {
     tt: Table,
     evaluator: Evaluator,
     features: Features,
+    selectivity: Selectivity,
 }
+
+/// The selectivity of the midgame search unless set otherwise.
+pub const DEFAULT_SELECTIVITY: Selectivity = Selectivity::MOST;
 
 impl Searcher {
     /// A searcher with a transposition table of about `hash_mb` megabytes.
     pub fn new(hash_mb: usize) -> Searcher {
         // The solver's stability table is built now, so that the first timed search does not pay.
         crate::rules::stability::init();
-        Searcher { tt: Table::new(hash_mb), evaluator: Evaluator::default(), features: Features::ALL }
+        Searcher {
+            tt: Table::new(hash_mb),
+            evaluator: Evaluator::default(),
+            features: Features::ALL,
+            selectivity: DEFAULT_SELECTIVITY,
+        }
     }
 
     /// Resizes the transposition table (clearing it).
@@ -135,10 +149,42 @@ impl Searcher {
         self.features = features;
     }
 
+    /// The Multi-ProbCut level of the midgame search (`Selectivity::EXACT`: none).
+    pub fn selectivity(&self) -> Selectivity {
+        self.selectivity
+    }
+
+    /// Sets the Multi-ProbCut level of the midgame searches from now on.
+    pub fn set_selectivity(&mut self, selectivity: Selectivity) {
+        self.selectivity = selectivity;
+    }
+
     /// The best move the transposition table holds for `board`, if any: a hint, always legal.
     pub fn table_move(&self, board: &Board) -> Option<Move> {
         let e = self.tt.probe_board(board)?;
         (e.best < 64 && board.moves() & (1u64 << e.best) != 0).then(|| Move::Play(Square::from_index(e.best as u32)))
+    }
+
+    /// The full-width score of `board` at each depth from 0 (its evaluation) to `max_depth` (at most
+    /// its empties): iterative deepening with nothing pruned unsoundly and no hand-over to the solver,
+    /// on a cleared table, so the scores depend on the board alone. The data Multi-ProbCut's
+    /// statistics are fitted on (`ebony-train probcut-data`).
+    pub fn depth_scores(&mut self, board: &Board, max_depth: u32) -> Vec<i32> {
+        struct Collect(Vec<i32>);
+        impl Observer for Collect {
+            fn info(&mut self, info: &Info) {
+                self.0.push(info.score);
+            }
+        }
+        self.tt.clear();
+        let mut collect = Collect(vec![self.evaluator.evaluate(board)]);
+        let max_depth = max_depth.min(board.empty_count());
+        if board.moves() != 0 && max_depth > 0 {
+            let mut worker =
+                Worker::new(&mut self.tt, &self.evaluator, &self.features, Selectivity::EXACT, &mut collect, None);
+            worker.iterate(board, max_depth, Instant::now(), None);
+        }
+        collect.0
     }
 
     /// Searches `board` within `limits`, reporting progress to `observer`.
@@ -172,6 +218,7 @@ impl Searcher {
                     score: board.final_score(),
                     exact: true,
                     depth: 0,
+                    selectivity: Selectivity::EXACT,
                     nodes: 0,
                     elapsed: start.elapsed(),
                     pv: Vec::new(),
@@ -188,9 +235,12 @@ impl Searcher {
         }
         let hard_deadline = deadlines.map(|d| d.hard);
         let solve = hand_over(empties, limits, start, deadlines.as_ref());
-        let mut worker = Worker::new(&mut self.tt, &self.evaluator, &self.features, observer, node_limit);
+        let mut worker =
+            Worker::new(&mut self.tt, &self.evaluator, &self.features, self.selectivity, observer, node_limit);
         if !solve {
             worker.hard_deadline = hard_deadline;
+            // A timed search ends with the solver's selective passes once near enough the end.
+            worker.end_passes = matches!(limits, Limits::MoveTime(_) | Limits::Clock { .. } | Limits::Infinite);
             return worker.iterate(board, max_depth, start, deadlines.as_ref());
         }
         // A shallow midgame search first gives the answer should the solver be stopped (by the hard
@@ -200,6 +250,7 @@ impl Searcher {
         if worker.stop.is_some() {
             return result;
         }
+        worker.tt.set_level(EXACT);
         let mut guarded = Guarded { inner: &mut *worker.observer, deadline: hard_deadline, stop: None };
         let solution = endgame::solve(worker.tt, board, -64, 64, worker.evaluator.weights(), &mut guarded);
         result.nodes += solution.nodes;
@@ -213,12 +264,14 @@ impl Searcher {
         result.score = solution.score;
         result.exact = true;
         result.depth = empties;
+        result.selectivity = Selectivity::EXACT;
         result.pv = vec![solution.best];
         result.stop = StopReason::Solved;
         worker.observer.info(&Info {
             depth: empties,
             score: solution.score,
             exact: true,
+            selectivity: Selectivity::EXACT,
             nodes: result.nodes,
             elapsed: result.elapsed,
             pv: result.pv.clone(),
@@ -249,6 +302,9 @@ struct Worker<'a> {
     tt: &'a mut Table,
     evaluator: &'a Evaluator,
     features: &'a Features,
+    selectivity: Selectivity,
+    /// Multi-ProbCut's threshold in standard deviations (infinite: no cuts).
+    t: f64,
     observer: &'a mut dyn Observer,
     nodes: u64,
     next_poll: u64,
@@ -256,6 +312,11 @@ struct Worker<'a> {
     stop: Option<StopReason>,
     hard_deadline: Option<Instant>,
     node_limit: Option<u64>,
+    /// After the midgame iterations, solve selectively at rising levels (see [`ENDGAME_GAP`]).
+    end_passes: bool,
+    /// The score of a root move that an iteration cut short proved better than the previous best
+    /// (moved to the front of the root list).
+    partial: Option<i32>,
     pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
 }
@@ -265,19 +326,25 @@ impl<'a> Worker<'a> {
         tt: &'a mut Table,
         evaluator: &'a Evaluator,
         features: &'a Features,
+        selectivity: Selectivity,
         observer: &'a mut dyn Observer,
         node_limit: Option<u64>,
     ) -> Worker<'a> {
+        tt.set_level(selectivity.table_level());
         Worker {
             tt,
             evaluator,
             features,
+            selectivity,
+            t: selectivity.t(),
             observer,
             nodes: 0,
             next_poll: node_limit.map_or(POLL_INTERVAL, |n| n.min(POLL_INTERVAL)),
             stop: None,
             hard_deadline: None,
             node_limit,
+            end_passes: false,
+            partial: None,
             pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
         }
@@ -299,6 +366,7 @@ impl<'a> Worker<'a> {
             score: 0,
             exact: false,
             depth: 0,
+            selectivity: self.selectivity,
             nodes: 0,
             elapsed: Duration::ZERO,
             pv: vec![Move::Play(root[0].sq)],
@@ -306,7 +374,11 @@ impl<'a> Worker<'a> {
         };
         let mut last_iteration = Duration::ZERO;
         let mut growth = timeman::DEFAULT_GROWTH;
+        let mut pace = timeman::Pace::new();
         for depth in 1..=max_depth {
+            if self.end_passes && depth > 1 && depth + ENDGAME_GAP >= empties {
+                return self.end_passes(board, result, start, deadlines, last_iteration);
+            }
             let iteration_start = Instant::now();
             let score = if depth >= ASPIRATION_MIN_DEPTH && result.depth > 0 {
                 self.aspiration(board, depth, result.score, &mut root)
@@ -315,6 +387,12 @@ impl<'a> Worker<'a> {
             };
             if let Some(stop) = self.stop {
                 result.stop = stop;
+                if let Some(score) = self.partial.take() {
+                    // The cut iteration had proven another move better than the last best: take it.
+                    result.best = Move::Play(root[0].sq);
+                    result.score = score;
+                    result.pv = self.root_pv();
+                }
                 break;
             }
             let took = iteration_start.elapsed();
@@ -325,7 +403,8 @@ impl<'a> Worker<'a> {
             result.best = Move::Play(root[0].sq);
             result.score = score;
             result.depth = depth;
-            result.exact = depth >= empties;
+            result.exact = depth >= empties && self.selectivity.is_exact();
+            result.selectivity = self.selectivity;
             result.stop = if result.exact { StopReason::Solved } else { StopReason::Depth };
             result.pv = self.root_pv();
             result.nodes = self.nodes;
@@ -334,16 +413,79 @@ impl<'a> Worker<'a> {
                 depth,
                 score,
                 exact: result.exact,
+                selectivity: result.selectivity,
                 nodes: self.nodes,
                 elapsed: result.elapsed,
                 pv: result.pv.clone(),
             });
+            pace.update(depth, root[0].sq.index() as u8, score);
             if let Some(d) = deadlines {
-                if depth < max_depth && !timeman::start_next(d, Instant::now(), took, growth) {
+                if depth < max_depth && !timeman::start_next(&pace.apply(d), Instant::now(), took, growth) {
                     result.stop = StopReason::Time;
                     break;
                 }
             }
+        }
+        result.nodes = self.nodes;
+        result.elapsed = start.elapsed();
+        result
+    }
+
+    /// The solver's passes at the worker's selectivity and then each surer level up to exact, each
+    /// from the last score, as long as time allows: a game move found fast near the end and proven
+    /// when there is time. `result` is the midgame's answer so far, kept if the first pass is cut.
+    fn end_passes(
+        &mut self,
+        board: &Board,
+        mut result: SearchResult,
+        start: Instant,
+        deadlines: Option<&Deadlines>,
+        mut last_pass: Duration,
+    ) -> SearchResult {
+        let empties = board.empty_count();
+        let mut level = Some(self.selectivity);
+        let mut growth = timeman::DEFAULT_GROWTH;
+        while let Some(selectivity) = level {
+            if let Some(d) = deadlines {
+                if !timeman::start_next(d, Instant::now(), last_pass, growth) {
+                    result.stop = StopReason::Time;
+                    break;
+                }
+            }
+            let pass_start = Instant::now();
+            let mut guarded = Guarded { inner: &mut *self.observer, deadline: self.hard_deadline, stop: None };
+            let solution =
+                endgame::solve_at(self.tt, board, selectivity, result.score, self.evaluator.weights(), &mut guarded);
+            self.nodes += solution.nodes;
+            if solution.aborted {
+                result.stop = guarded.stop.unwrap_or(StopReason::Stopped);
+                break;
+            }
+            let took = pass_start.elapsed();
+            if last_pass > Duration::from_micros(200) {
+                growth = took.as_secs_f64() / last_pass.as_secs_f64();
+            }
+            last_pass = took;
+            debug_assert!(is_move(board, solution.best), "solver answered {:?}", solution.best);
+            result.best = solution.best;
+            result.score = solution.score;
+            result.depth = empties;
+            result.selectivity = selectivity;
+            result.exact = selectivity.is_exact();
+            result.stop = if result.exact { StopReason::Solved } else { StopReason::Depth };
+            result.pv = vec![solution.best];
+            result.nodes = self.nodes;
+            result.elapsed = start.elapsed();
+            self.observer.info(&Info {
+                depth: empties,
+                score: result.score,
+                exact: result.exact,
+                selectivity,
+                nodes: self.nodes,
+                elapsed: result.elapsed,
+                pv: result.pv.clone(),
+            });
+            level = selectivity.surer();
         }
         result.nodes = self.nodes;
         result.elapsed = start.elapsed();
@@ -390,6 +532,12 @@ impl<'a> Worker<'a> {
                 score = -self.pvs::<true>(&child, depth - 1, -beta, -alpha, 1);
             }
             if self.stop.is_some() {
+                // Cut by time: a move searched in full and found better than the first (whose score
+                // was inside the window) is better than the last iteration's choice.
+                if best_index != 0 && best > alpha0 {
+                    root[..=best_index].rotate_right(1);
+                    self.partial = Some(best);
+                }
                 return best;
             }
             if score > best {
@@ -485,6 +633,21 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Multi-ProbCut at a null-window node (`beta - 1`, `beta`): the node's bound when a shallow
+    /// search clears the window by the selectivity's margin, else nothing.
+    #[inline]
+    fn probcut(&mut self, board: &Board, depth: u32, beta: i32, ply: usize) -> Option<i32> {
+        let shallow = probcut::shallow_depth(depth);
+        let (high, low) = probcut::cut_bounds(board.empty_count(), depth, shallow, beta, self.t);
+        if high <= 64 && self.pvs::<false>(board, shallow, high - 1, high, ply) >= high {
+            return Some(beta);
+        }
+        if low >= -64 && self.stop.is_none() && self.pvs::<false>(board, shallow, low, low + 1, ply) <= low {
+            return Some(beta - 1);
+        }
+        None
+    }
+
     /// Principal variation search. `PV` nodes have an open window; the others a null window.
     /// Scores are fail-soft.
     fn pvs<const PV: bool>(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -534,6 +697,12 @@ impl<'a> Worker<'a> {
                 if upper <= alpha {
                     return upper;
                 }
+            }
+        }
+
+        if !PV && depth >= probcut::MIN_DEPTH && self.t.is_finite() {
+            if let Some(bound) = self.probcut(board, depth, beta, ply) {
+                return bound;
             }
         }
 

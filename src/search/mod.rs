@@ -6,8 +6,11 @@ pub mod api;
 pub mod endgame;
 pub mod midgame;
 pub mod ordering;
+pub mod probcut;
+mod probcut_stats;
 pub mod timeman;
 pub mod tt;
 
 pub use api::{solve_empties, Control, Info, Limits, Observer, SearchResult, Silent, StopReason};
 pub use midgame::{Searcher, POLL_INTERVAL};
+pub use probcut::Selectivity;

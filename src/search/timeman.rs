@@ -15,10 +15,16 @@ pub const DEFAULT_GROWTH: f64 = 3.0;
 /// The deadlines of one search.
 #[derive(Clone, Copy, Debug)]
 pub struct Deadlines {
+    /// When the search started.
+    pub start: Instant,
     /// Do not start an iteration expected to end after this.
     pub soft: Instant,
     /// Abort the search at this instant.
     pub hard: Instant,
+    /// Whether time not spent now is kept for later moves (a game clock): then an iteration is
+    /// started only when it is predicted to end in time. Otherwise (`go time`) every iteration that
+    /// can start before the deadline does, and one cut short still gives a move it proved better.
+    pub saves: bool,
 }
 
 /// Kept back from a `go time` budget: the clock is polled every [`crate::search::POLL_INTERVAL`]
@@ -29,7 +35,7 @@ const MOVE_TIME_MARGIN_MAX: Duration = Duration::from_millis(3);
 /// Deadlines for `go time`: the budget less a margin of up to an eighth of it.
 pub fn move_time(start: Instant, budget: Duration) -> Deadlines {
     let end = start + budget - (budget / 8).min(MOVE_TIME_MARGIN_MAX);
-    Deadlines { soft: end, hard: end }
+    Deadlines { start, soft: end, hard: end, saves: false }
 }
 
 /// Deadlines for a game clock: an even share of the time left over the moves left, plus most of
@@ -51,12 +57,67 @@ pub fn clock(
     let share = (usable / moves_left + increment * 3 / 4).min(usable);
     let cap = if moves_left == 1 { usable } else { usable / 3 };
     let hard = (share * 3).min(cap);
-    Deadlines { soft: start + share.min(hard), hard: start + hard }
+    Deadlines { start, soft: start + share.min(hard), hard: start + hard, saves: true }
+}
+
+/// How much of its share a game-clock search spends, from what its iterations say: more while the
+/// best move changes or the score falls, less while one move holds (Stockfish and Edax adjust
+/// their time the same way).
+#[derive(Clone, Copy, Debug)]
+pub struct Pace {
+    scale: f64,
+    last: Option<(u8, i32)>,
+}
+
+/// The bounds of [`Pace`]'s scale of the soft deadline.
+const PACE_MIN: f64 = 0.6;
+const PACE_MAX: f64 = 2.0;
+/// Iterations before this depth say too little to change the pace.
+const PACE_MIN_DEPTH: u32 = 5;
+
+impl Pace {
+    pub fn new() -> Pace {
+        Pace { scale: 1.0, last: None }
+    }
+
+    /// Takes the best move and score of an iteration just completed.
+    pub fn update(&mut self, depth: u32, best: u8, score: i32) {
+        if let Some((last_best, last_score)) = self.last.filter(|_| depth >= PACE_MIN_DEPTH) {
+            self.scale = if best != last_best {
+                self.scale.max(1.0) * 1.5
+            } else if score <= last_score - 3 {
+                self.scale.max(1.3)
+            } else {
+                self.scale * 0.9
+            }
+            .clamp(PACE_MIN, PACE_MAX);
+        }
+        self.last = Some((best, score));
+    }
+
+    /// The deadlines with the soft one moved by the pace (never past the hard one); a budget that
+    /// does not carry over (`go time`) is spent whole anyway.
+    pub fn apply(&self, d: &Deadlines) -> Deadlines {
+        if !d.saves {
+            return *d;
+        }
+        let soft = d.start + (d.soft - d.start).mul_f64(self.scale);
+        Deadlines { soft: soft.min(d.hard), ..*d }
+    }
+}
+
+impl Default for Pace {
+    fn default() -> Pace {
+        Pace::new()
+    }
 }
 
 /// Whether to start the next iteration, given when the last one ended, how long it took and how
 /// fast iterations have been growing.
 pub fn start_next(deadlines: &Deadlines, now: Instant, last_iteration: Duration, growth: f64) -> bool {
+    if !deadlines.saves {
+        return now < deadlines.soft;
+    }
     let predicted = last_iteration.mul_f64(growth.clamp(1.5, 8.0));
     now + predicted <= deadlines.hard && now < deadlines.soft
 }
@@ -78,6 +139,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_pace_spends_more_when_the_best_move_changes() {
+        let start = Instant::now();
+        let d = clock(start, Duration::from_secs(60), Duration::ZERO, None, 40);
+        let mut steady = Pace::new();
+        let mut unsure = Pace::new();
+        for depth in 1..12 {
+            steady.update(depth, 19, 2);
+            unsure.update(depth, 19 + (depth % 2) as u8, 2);
+        }
+        let (steady, unsure) = (steady.apply(&d), unsure.apply(&d));
+        assert!(steady.soft < d.soft && d.soft < unsure.soft && unsure.soft <= d.hard);
+        let fixed = move_time(start, Duration::from_millis(100));
+        assert_eq!(Pace::new().apply(&fixed).soft, fixed.soft);
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! empties, so the solver's entries (draft = empties) are exact and usable by the midgame at any
 //! depth, and the solver trusts a midgame entry only when it reached the end. The level says how
 //! selective that search was: [`EXACT`] for a search that prunes nothing unsound, lower for a
-//! selective pass (today the solver's ProbCut pre-search, level 1; Multi-ProbCut will store its own).
+//! selective pass (the midgame's Multi-ProbCut levels, `crate::search::probcut`, 0 for the most
+//! selective; the solver's ProbCut pre-search stores level 0 too).
 //! A search trusts bounds of its own level or surer, and takes any entry's move for its ordering.
 //!
 //! Replacement: the first slot keeps the entry of the current search with the most draft (the most

@@ -223,14 +223,14 @@ pub fn run(files: &[String], settings: &Settings, out: &str) -> Result<(), Strin
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::selfplay;
     use ebony::search::endgame::Solver;
     use ebony::search::Searcher;
 
     /// A few quick games in a file of their own.
-    fn games_file(name: &str) -> String {
+    pub(crate) fn games_file(name: &str) -> String {
         let settings = selfplay::Settings { seed: 9, noise: 0, ..selfplay::tests::quick() };
         let (mut searcher, mut solver) = (Searcher::new(1), Solver::new(1));
         let text: String =

@@ -2,9 +2,11 @@
 //!
 //! - `gen`: self-play games with exact endgame values (see `selfplay`), sharded and resumable;
 //! - `merge`: several game files into one, each game once, in index order;
-//! - `fit`: the evaluation weights from game files (see `fit`).
+//! - `fit`: the evaluation weights from game files (see `fit`);
+//! - `probcut-data`, `probcut-fit`: Multi-ProbCut's statistics (see `probcut`).
 
 mod fit;
+mod probcut;
 mod record;
 mod rng;
 mod selfplay;
@@ -16,7 +18,10 @@ const USAGE: &str = "usage:
   ebony-train gen --out FILE --games N [--seed S] [--shard K/N] [--random LO-HI] [--depth D]
                   [--noise N] [--solve E] [--endgame-noise N] [--eval WEIGHTS]
   ebony-train merge --out FILE FILE...
-  ebony-train fit --out WEIGHTS [--search-weight L] [--ridge R] [--smooth S] [--iterations N] FILE...";
+  ebony-train fit --out WEIGHTS [--search-weight L] [--ridge R] [--smooth S] [--iterations N] FILE...
+  ebony-train probcut-data --out FILE --positions N [--seed S] [--shard K/N] [--depth D] [--eval WEIGHTS]
+                  [--endgame 1] GAMEFILE...
+  ebony-train probcut-fit --out RUST_FILE DATAFILE...";
 
 /// `--name value` options and the other arguments, in order.
 struct Args {
@@ -66,12 +71,27 @@ impl Args {
     }
 }
 
-fn gen(mut args: Args) -> Result<(), String> {
-    let out = args.take("out").ok_or("gen needs --out FILE")?;
+/// `--eval WEIGHTS`: the weights, and their file's name for a run's header.
+fn eval_option(args: &mut Args) -> Result<Option<(&'static Weights, String)>, String> {
+    let Some(path) = args.take("eval") else { return Ok(None) };
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let weights = Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    let name = std::path::Path::new(&path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
+    // A run lasts until the process ends: the weights live as long as it.
+    Ok(Some((&*Box::leak(Box::new(weights)), name)))
+}
+
+fn shard_option(args: &mut Args) -> Result<(u64, u64), String> {
     let shard = args.pair("shard", '/', (1, 1))?;
     if shard.1 == 0 || !(1..=shard.1).contains(&shard.0) {
         return Err(format!("--shard {}/{}: K must be in 1..=N", shard.0, shard.1));
     }
+    Ok(shard)
+}
+
+fn gen(mut args: Args) -> Result<(), String> {
+    let out = args.take("out").ok_or("gen needs --out FILE")?;
+    let shard = shard_option(&mut args)?;
     let random = args.pair("random", '-', (4, 20))?;
     let settings = selfplay::Settings {
         games: args.number("games", 0)?,
@@ -82,17 +102,7 @@ fn gen(mut args: Args) -> Result<(), String> {
         noise: args.number("noise", 0)?,
         solve: args.number("solve", 20)?,
         endgame_noise: args.number("endgame-noise", 8)?,
-        eval: match args.take("eval") {
-            None => None,
-            Some(path) => {
-                let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
-                let weights = Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-                let name =
-                    std::path::Path::new(&path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
-                // The generator runs until it ends: the weights live as long as the process.
-                Some((&*Box::leak(Box::new(weights)), name))
-            }
-        },
+        eval: eval_option(&mut args)?,
     };
     if !args.finish()?.is_empty() {
         return Err("gen takes no file arguments".to_string());
@@ -157,16 +167,51 @@ fn fit(mut args: Args) -> Result<(), String> {
     fit::run(&files, &settings, &out)
 }
 
+fn probcut_data(mut args: Args) -> Result<(), String> {
+    let out = args.take("out").ok_or("probcut-data needs --out FILE")?;
+    let settings = probcut::DataSettings {
+        positions: args.number("positions", 0)?,
+        seed: args.number("seed", 1)?,
+        shard: shard_option(&mut args)?,
+        depth: args.number("depth", 12)?,
+        eval: eval_option(&mut args)?,
+        endgame: args.number("endgame", 0u8)? == 1,
+    };
+    if !(1..=probcut::MAX_DEPTH as u32).contains(&settings.depth) {
+        return Err(format!("--depth must be 1..={}", probcut::MAX_DEPTH));
+    }
+    let files = args.finish()?;
+    if files.is_empty() {
+        return Err("probcut-data needs at least one game file".to_string());
+    }
+    probcut::data(&settings, &files, &out)
+}
+
+fn probcut_fit(mut args: Args) -> Result<(), String> {
+    let out = args.take("out").ok_or("probcut-fit needs --out FILE")?;
+    let files = args.finish()?;
+    if files.is_empty() {
+        return Err("probcut-fit needs at least one data file".to_string());
+    }
+    probcut::fit(&files, &out)
+}
+
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let Some((command, rest)) = argv.split_first() else {
         eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     };
+    if matches!(command.as_str(), "help" | "--help" | "-h") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     let result = Args::parse(rest).and_then(|args| match command.as_str() {
         "gen" => gen(args),
         "merge" => merge(args),
         "fit" => fit(args),
+        "probcut-data" => probcut_data(args),
+        "probcut-fit" => probcut_fit(args),
         _ => Err(format!("unknown command {command}\n{USAGE}")),
     });
     match result {

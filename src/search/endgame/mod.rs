@@ -33,6 +33,7 @@ use crate::rules::square::Square;
 use crate::rules::stability::{self, stable_discs};
 use crate::search::api::{Control, Observer};
 use crate::search::ordering::{fastest_first_key, select_next};
+use crate::search::probcut::{self, Selectivity};
 use crate::search::tt::{bounds, Table, EXACT, NO_MOVE};
 use std::time::{Duration, Instant};
 
@@ -204,7 +205,30 @@ pub fn solve(
     table.new_search();
     let mut search = Search::new(table, weights, observer);
     let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
-    let (score, best) = search.root(board.player, board.opponent, alpha, beta.max(alpha + 1));
+    let (score, best) = search.root(board.player, board.opponent, alpha, beta.max(alpha + 1), None);
+    Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted: search.stopped }
+}
+
+/// [`solve`] at a selectivity: the solver's ProbCut at every node of at least `PROBCUT_MIN`
+/// empties, cutting at the level's threshold (exact when `Selectivity::EXACT`), from a first
+/// `guess` of the score. Its bounds go to the table at the level, where an exact solve does not
+/// trust them but takes their moves. In games, passes at rising levels find a good move fast and
+/// prove it when time allows.
+pub fn solve_at(
+    table: &mut Table,
+    board: &Board,
+    selectivity: Selectivity,
+    guess: i32,
+    weights: &'static Weights,
+    observer: &mut dyn Observer,
+) -> Solution {
+    let start = Instant::now();
+    table.new_search();
+    table.set_level(selectivity.table_level());
+    let mut search = Search::new(table, weights, observer);
+    search.margins = selective_margins(selectivity);
+    let (score, best) = search.root(board.player, board.opponent, -64, 64, Some(guess));
+    search.table.set_level(EXACT);
     Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted: search.stopped }
 }
 
@@ -232,6 +256,17 @@ impl Solver {
         solve(&mut self.table, board, alpha, beta, self.weights, observer)
     }
 
+    /// [`solve_at`] on this solver's table: a solve at a selectivity from a first guess.
+    pub fn solve_at(
+        &mut self,
+        board: &Board,
+        selectivity: Selectivity,
+        guess: i32,
+        observer: &mut dyn Observer,
+    ) -> Solution {
+        solve_at(&mut self.table, board, selectivity, guess, self.weights, observer)
+    }
+
     /// The exact score of every legal move, best first.
     pub fn solve_all_moves(&mut self, board: &Board, observer: &mut dyn Observer) -> AllMoves {
         let start = Instant::now();
@@ -248,7 +283,7 @@ impl Solver {
             for sq in crate::rules::square::Squares(legal) {
                 let f = movegen::flips(p, o, sq.index());
                 // Null-window probes (MTD(f)) are cheaper than one full-window search per move.
-                let score = -search.root(o ^ f, p ^ f ^ sq.bit(), -64, 64).0;
+                let score = -search.root(o ^ f, p ^ f ^ sq.bit(), -64, 64, None).0;
                 moves.push((Move::Play(sq), score));
             }
         }
@@ -295,13 +330,34 @@ struct Search<'a> {
     nodes: u64,
     next_poll: u64,
     stopped: bool,
-    /// The ProbCut margin of a selective pass (1/`learned::SCALE` disc); 0 in the exact pass.
-    margin: i32,
+    /// The ProbCut margins of a selective pass by empties (1/`learned::SCALE` disc): a shallow
+    /// estimate at least `beta + margins[n].0` fails high, one at most `alpha - margins[n].1` fails
+    /// low. `None` in an exact pass.
+    margins: Option<[(i32, i32); 61]>,
+}
+
+/// The margins of the exact solve's pre-search: the same at every empties.
+const PRESEARCH_MARGINS: [(i32, i32); 61] = [(PRESEARCH_MARGIN, PRESEARCH_MARGIN); 61];
+
+/// The margins of a pass at `selectivity` (None when exact): its threshold in standard deviations of
+/// the exact score around ProbCut's estimate (`probcut::end_model`), less the estimate's bias.
+fn selective_margins(selectivity: Selectivity) -> Option<[(i32, i32); 61]> {
+    if selectivity.is_exact() {
+        return None;
+    }
+    let mut margins = [(0, 0); 61];
+    for (n, m) in margins.iter_mut().enumerate() {
+        let (bias, sigma) = probcut::end_model(n as u32, probcut_depth(n as u32));
+        let scale = learned::SCALE as f64;
+        let margin = selectivity.t() * sigma;
+        *m = (((margin - bias) * scale).round() as i32, ((margin + bias) * scale).round() as i32);
+    }
+    Some(margins)
 }
 
 impl<'a> Search<'a> {
     fn new(table: &'a mut Table, weights: &'static Weights, observer: &'a mut dyn Observer) -> Search<'a> {
-        Search { table, weights, observer, nodes: 0, next_poll: POLL_INTERVAL, stopped: false, margin: 0 }
+        Search { table, weights, observer, nodes: 0, next_poll: POLL_INTERVAL, stopped: false, margins: None }
     }
 
     #[inline(never)]
@@ -312,8 +368,9 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The root: like `deep` but for any number of empties, and it says which move is best.
-    fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, Move) {
+    /// The root: like `deep` but for any number of empties, and it says which move is best. An
+    /// exact solve of many empties starts with a selective pre-search unless given a `guess`.
+    fn root(&mut self, p: u64, o: u64, alpha: i32, beta: i32, mut guess: Option<i32>) -> (i32, Move) {
         let legal = movegen::moves(p, o);
         if legal == 0 {
             self.nodes += 1;
@@ -339,16 +396,15 @@ impl<'a> Search<'a> {
             }
             return (best, best_move);
         }
-        let mut guess = 0;
         let n = (!(p | o)).count_ones();
-        if n >= PRESEARCH_MIN {
-            self.table.set_level(1);
-            self.margin = PRESEARCH_MARGIN;
-            guess = self.mtd(p, o, alpha, beta, 0).0;
+        if self.margins.is_none() && n >= PRESEARCH_MIN && guess.is_none() {
+            self.table.set_level(0);
+            self.margins = Some(PRESEARCH_MARGINS);
+            guess = Some(self.mtd(p, o, alpha, beta, 0).0);
             self.table.set_level(EXACT);
-            self.margin = 0;
+            self.margins = None;
         }
-        let (score, best) = self.mtd(p, o, alpha, beta, guess);
+        let (score, best) = self.mtd(p, o, alpha, beta, guess.unwrap_or(0));
         if best != NO_MOVE {
             return (score, Move::Play(Square::from_index(best as u32)));
         }
@@ -517,16 +573,16 @@ impl<'a> Search<'a> {
             }
             tt_move = entry.best;
         }
-        if self.margin > 0 && n >= PROBCUT_MIN {
+        if let Some((above, below)) = self.margins.as_ref().map(|m| m[n as usize]).filter(|_| n >= PROBCUT_MIN) {
             // ProbCut (selective passes only): a shallow search that clears the window by the margin
             // is taken as the answer.
             let depth = probcut_depth(n);
-            let high = beta * learned::SCALE + self.margin;
+            let high = beta * learned::SCALE + above;
             if beta < 64 && self.estimate(p, o, depth, high - 1, high) >= high {
                 self.table.store(p, o, n, beta, 64, tt_move);
                 return (beta, tt_move);
             }
-            let low = alpha * learned::SCALE - self.margin;
+            let low = alpha * learned::SCALE - below;
             if alpha > -64 && self.estimate(p, o, depth, low, low + 1) <= low {
                 self.table.store(p, o, n, -64, alpha, tt_move);
                 return (alpha, tt_move);
