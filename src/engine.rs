@@ -57,8 +57,9 @@ impl Engine {
         self.searcher.new_game();
     }
 
-    /// Replaces the game record by one that continues it (or a trial copy the front end checked),
-    /// keeping what the searcher learnt.
+    /// Replaces the game record (by one that continues it, a trial copy the front end checked, or
+    /// a position set up), keeping what the searcher learnt: its table entries are whole positions,
+    /// right in any game.
     pub fn continue_game(&mut self, game: Game) {
         self.game = game;
     }

@@ -395,6 +395,30 @@ fn go_depth_is_deterministic_and_never_moves() {
     assert_eq!(first, second);
 }
 
+/// `setboard` keeps the transposition table (a referee sends the position before every move), `new`
+/// clears it: the same search again after `setboard` reuses what the first learnt, after `new` it
+/// repeats the first node for node.
+#[test]
+fn setboard_keeps_the_table_and_new_clears_it() {
+    let mut engine = Engine::start();
+    let nodes = |lines: Vec<String>| -> u64 {
+        let last = lines.iter().rev().find(|l| l.starts_with("info ")).expect("an info line");
+        let words: Vec<&str> = last.split(' ').collect();
+        let at = words.iter().position(|&w| w == "nodes").expect("nodes");
+        words[at + 1].parse().expect("a node count")
+    };
+    let position = "setboard ------------------XO-O----XXOO-----XOX-----OOX------O----------- X";
+    assert_eq!(engine.ask(position), Vec::<String>::new(), "a valid board");
+    engine.send("go depth 10");
+    let first = nodes(engine.until(&["bestmove "]));
+    engine.send(&format!("{position}\ngo depth 10"));
+    let again = nodes(engine.until(&["bestmove "]));
+    engine.send(&format!("new\n{position}\ngo depth 10"));
+    let fresh = nodes(engine.until(&["bestmove "]));
+    assert!(again < first / 2, "the table was cleared: {first} then {again} nodes");
+    assert_eq!(fresh, first);
+}
+
 #[test]
 fn pass_is_searched_and_played() {
     let mut engine = Engine::start();

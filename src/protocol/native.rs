@@ -90,7 +90,10 @@ impl<W: Write> Native<W> {
     fn execute(&mut self, command: Command) -> Flow {
         match command {
             Command::New => self.set_game(Game::default()),
-            Command::SetBoard(position) => self.set_game(Game::new(position)),
+            // The table is kept: its entries are whole positions, right in any game, and a referee
+            // or GUI that sends the position before every move would otherwise lose them (and pay
+            // for clearing the table) each time.
+            Command::SetBoard(position) => self.engine.continue_game(Game::new(position)),
             Command::Move(moves) => self.play(&moves),
             Command::Undo(count) => self.undo(count),
             Command::Moves => self.out.line(MoveList("moves", &self.engine.game().moves().collect::<Vec<_>>())),
