@@ -84,8 +84,15 @@ class EngineSpec:
         return {"name": self.name, "proto": self.proto, "depth": self.depth, "nodes": self.nodes, "init": self.init}
 
 
-def load_openings(path, count, seed):
-    """(lines, source): each line a list of moves; validated so that a bad file fails before any game."""
+def load_openings(path, count, seed, start=False):
+    """(lines, source): each line a list of moves; validated so that a bad file fails before any game.
+    With `start`, `count` empty openings: every game from the start position (engines with a book)."""
+    if start:
+        if path is not None:
+            raise UsageError("give --start or --openings, not both")
+        if count is None or count < 1:
+            raise UsageError("--start needs --count N (the number of game pairs)")
+        return [[] for _ in range(count)], "start position"
     if path:
         try:
             with open(path, encoding="utf-8") as f:
@@ -587,7 +594,7 @@ def cmd_match(args):
     for s in specs:
         if s.proto == "native" and s.depth is None and s.nodes is None and not clock and not args.movetime:
             raise UsageError(f"engine {s.name}: native engines need depth=, nodes=, --movetime or --tc")
-    lines, source = load_openings(args.openings, args.count, args.seed)
+    lines, source = load_openings(args.openings, args.count, args.seed, args.start)
     settings = Settings(args.movetime, clock, args.margin, args.timeout)
     sprt = parse_sprt(args.sprt) if args.sprt is not None else None
     match = Match(specs, lines, source, settings, args.out, args.jobs, parse_shard(args.shard), sprt, args.log,
@@ -643,6 +650,9 @@ def build_parser():
                    help="engine: cmd='PROGRAM ARGS' [name=N] [dir=WORKDIR] [proto=native|gtp|nboard] "
                    "[depth=D] [nodes=N] [init='LINE']...; give it twice, first is A")
     m.add_argument("--openings", metavar="FILE", help="XOT-style file, one f5d6c3... line each (default built-in)")
+    m.add_argument("--start", action="store_true",
+                   help="no openings: --count N pairs of games from the start position (engines with a book "
+                        "should vary their moves, e.g. init='set book randomness 2')")
     m.add_argument("--count", type=int, help="use only the first N openings (after --seed shuffling)")
     m.add_argument("--seed", type=int, help="shuffle the openings with this seed before --count")
     m.add_argument("--movetime", type=int, metavar="MS", help="time per move (native `go time MS`)")

@@ -2,6 +2,7 @@
 //! the one thing the protocol front ends drive. No I/O: front ends parse and render, the session plays
 //! and searches.
 
+use crate::book::{build, Book, BookMove};
 use crate::eval::Evaluator;
 use crate::rules::board::{Board, IllegalMove, Move, Position};
 use crate::rules::game::Game;
@@ -28,9 +29,36 @@ pub struct MoveScore {
     pub pv: Vec<Move>,
 }
 
+/// The level of the searches that score the positions a game adds to the book (`learn`), unless
+/// the front end asks for another: a few seconds a game.
+pub const LEARN_DEPTH: u32 = 14;
+
+/// A move taken from the book: the move, its score and where the score comes from, and the book's
+/// line after it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BookChoice {
+    pub mv: Move,
+    /// Disc difference for the side that plays `mv`.
+    pub score: i32,
+    pub exact: bool,
+    /// The level of the searches behind the score (meaningless when `exact`).
+    pub depth: u32,
+    /// `mv`, then the book's best line after it (a forced pass written out).
+    pub pv: Vec<Move>,
+}
+
 pub struct Engine {
     game: Game,
     searcher: Searcher,
+    book: Book,
+    /// The file the book came from, where `learn` keeps what it adds (none: the built-in book).
+    book_file: Option<std::path::PathBuf>,
+    /// Whether `book_move` answers (`set book on|off`).
+    book_on: bool,
+    /// `book_move` picks among the moves within this many discs of the best book move.
+    randomness: u32,
+    /// xorshift state for that pick.
+    rng: u64,
 }
 
 impl Engine {
@@ -39,7 +67,81 @@ impl Engine {
     pub fn new(hash_mb: usize, evaluator: Evaluator) -> Engine {
         let mut searcher = Searcher::new(hash_mb);
         searcher.set_evaluator(evaluator);
-        Engine { game: Game::default(), searcher }
+        // Games from the start position differ only by the book's choices: a seed from the clock.
+        let seed =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+        Engine {
+            game: Game::default(),
+            searcher,
+            book: Book::new(),
+            book_file: None,
+            book_on: true,
+            randomness: 0,
+            rng: seed | 1,
+        }
+    }
+
+    /// Replaces the opening book (empty until a front end sets one), read from `file` if any.
+    pub fn set_book(&mut self, book: Book, file: Option<std::path::PathBuf>) {
+        self.book = book;
+        self.book_file = file;
+    }
+
+    /// The file the book came from, where a front end writes what `learn` adds.
+    pub fn book_file(&self) -> Option<&std::path::Path> {
+        self.book_file.as_deref()
+    }
+
+    pub fn book(&self) -> &Book {
+        &self.book
+    }
+
+    /// Turns answering from the book on or off.
+    pub fn set_book_enabled(&mut self, on: bool) {
+        self.book_on = on;
+    }
+
+    /// How many discs below the best book move a move may be and still be picked.
+    pub fn set_book_randomness(&mut self, discs: u32) {
+        self.randomness = discs;
+    }
+
+    /// The moves the book knows for `board`, best first (none when the book is off).
+    pub fn book_moves(&self, board: &Board) -> Vec<BookMove> {
+        if self.book_on {
+            self.book.moves(board)
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The book's move for `board`, when the book is on and knows the position: one of the moves
+    /// within the randomness of the best, drawn uniformly (the best with randomness 0).
+    pub fn book_move(&mut self, board: &Board) -> Option<BookChoice> {
+        let moves = self.book_moves(board);
+        let best = moves.first()?.score;
+        let within: Vec<&BookMove> = moves.iter().filter(|m| m.score >= best - self.randomness as i32).collect();
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        let pick = *within.get((self.rng % within.len() as u64) as usize)?;
+        let mut pv = vec![pick.mv];
+        if let Some((child, sign)) = Book::child(board, pick.mv) {
+            if sign == 1 {
+                pv.push(Move::Pass);
+            }
+            pv.extend(self.book.line(&child, 20));
+        }
+        Some(BookChoice { mv: pick.mv, score: pick.score, exact: pick.exact, depth: pick.depth as u32, pv })
+    }
+
+    /// Adds the game played so far (from its start) to the book, each new position scored by a search
+    /// at level `depth`, and backs the values up along its line; the positions added.
+    pub fn learn(&mut self, depth: u32) -> usize {
+        let moves: Vec<Move> = self.game.moves().collect();
+        let start = self.game.start().board;
+        // The game record holds legal moves only, so the line always plays.
+        build::learn(&mut self.book, &mut self.searcher, &start, &moves, depth).unwrap_or(0)
     }
 
     pub fn game(&self) -> &Game {
@@ -181,6 +283,43 @@ mod tests {
         assert_eq!(engine.undo(), Some(f5));
         assert_eq!(*engine.position(), Position::START);
         assert_eq!(engine.evaluate(), Evaluator::default().evaluate(&Board::START));
+    }
+
+    #[test]
+    fn book_moves_stay_within_the_randomness() {
+        use crate::book::{key_of, Entry};
+        // After f5, white's three moves in the book at 0 (d6), -1 (f6) and -3 (f4, the leaf).
+        let f5 = Board::START.play("f5".parse().expect("square"));
+        let child = |m: &str| f5.play(m.parse().expect("square"));
+        let mut book = Book::new();
+        let leaf = |mv: Option<Move>, score: i32, board: &Board| Entry::leaf(mv, score, 18, false, key_of(board).1);
+        book.insert(&f5, leaf(Some(Move::Play("f4".parse().expect("square"))), -3, &f5));
+        book.insert(&child("d6"), leaf(None, 0, &child("d6")));
+        book.insert(&child("f6"), leaf(None, 1, &child("f6")));
+        book.back_up();
+        let mut engine = Engine::new(1, Evaluator::default());
+        engine.set_book(book, None);
+        let pick = |engine: &mut Engine| engine.book_move(&f5).expect("in the book");
+        assert_eq!(pick(&mut engine).mv.to_string(), "d6");
+        assert_eq!(pick(&mut engine).pv.len(), 1, "d6 leads out of the book");
+        for randomness in 0..=3 {
+            engine.set_book_randomness(randomness);
+            let mut seen = std::collections::BTreeSet::new();
+            for _ in 0..200 {
+                let choice = pick(&mut engine);
+                assert!(choice.score >= -(randomness as i32), "{choice:?} at randomness {randomness}");
+                seen.insert(choice.mv.to_string());
+            }
+            let expected = match randomness {
+                0 => 1,
+                1 | 2 => 2,
+                _ => 3,
+            };
+            assert_eq!(seen.len(), expected, "every move within {randomness} discs is played: {seen:?}");
+        }
+        engine.set_book_enabled(false);
+        assert_eq!(engine.book_move(&f5), None);
+        assert_eq!(engine.book_move(&Board::START), None, "the start is not in this book");
     }
 
     #[test]

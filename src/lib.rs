@@ -1,9 +1,11 @@
 //! ebony: an Othello engine, in layers that import only downward: `rules` (the game), then `formats`
 //! (position and game files) and `eval` (static evaluations), then `search` (the midgame search and the
-//! exact endgame solver below its API), then `engine` (a game session: game, searcher, options), then
+//! exact endgame solver below its API), then `book` (the opening book and the tools that grow it, beside
+//! and above the search), then `engine` (a game session: game, searcher, options), then
 //! `protocol` (the front ends, which drive an `Engine`) and `cli` (the tools).
 //! `main.rs` only parses the command line and picks one of them.
 
+pub mod book;
 pub mod cli;
 pub mod engine;
 pub mod eval;

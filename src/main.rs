@@ -2,7 +2,9 @@
 //! run the engine's tools (perft, bench, solve).
 
 use clap::{Parser, Subcommand, ValueEnum};
-use ebony::cli::{bench, perft, solve};
+use ebony::book::build::Params;
+use ebony::book::Book;
+use ebony::cli::{bench, book, perft, solve};
 use ebony::eval::learned::Weights;
 use ebony::eval::{Evaluator, Variant};
 use ebony::protocol::parser::MAX_HASH_MB;
@@ -31,6 +33,14 @@ struct Cli {
     /// Evaluation weights to use instead of the built-in ones (a file written by `ebony-train fit`).
     #[arg(long, value_name = "FILE", global = true)]
     eval: Option<PathBuf>,
+
+    /// An opening book to play from instead of the built-in one (a file written by `ebony book`).
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+
+    /// Play without an opening book (every move searched).
+    #[arg(long, conflicts_with = "book")]
+    no_book: bool,
 
     #[command(subcommand)]
     command: Option<Command>,
@@ -89,6 +99,99 @@ enum Command {
         #[arg(long, value_parser = solve::parse_range)]
         range: Option<(usize, usize)>,
     },
+    /// Grow, merge, learn into, show and measure opening books (the built-in one when FILE is left out).
+    Book {
+        #[command(subcommand)]
+        command: BookCommand,
+    },
+}
+
+/// How a book grows: `book build` and `book extend`.
+#[derive(clap::Args, Debug)]
+struct GrowArgs {
+    /// The book file: written after every expansion, so an interrupted build resumes where it stopped.
+    file: PathBuf,
+    /// The level (as `go depth N`) of the search that scores every new position.
+    #[arg(long, default_value_t = 18, value_parser = in_range::<u32>(1, 60))]
+    depth: u32,
+    /// Expand moves up to this many discs worse than the best, summed along the line.
+    #[arg(long, default_value_t = 4, value_parser = in_range::<u32>(0, 64))]
+    deviation: u32,
+    /// Add no position deeper than this many plies from the start.
+    #[arg(long, default_value_t = 30, value_parser = in_range::<u32>(1, 60))]
+    max_ply: u32,
+    /// The order of expansion: a position costs its ply plus this many plies per disc of deviation.
+    #[arg(long, default_value_t = 3, value_parser = in_range::<u32>(0, 60))]
+    plies_per_disc: u32,
+    /// Grow only the subtrees of shard K of N (K/N), for `book merge` to join.
+    #[arg(long, value_parser = parse_shard, default_value = "1/1")]
+    shard: (u32, u32),
+    /// The ply of the positions whose subtrees are split among the shards.
+    #[arg(long, default_value_t = 4, value_parser = in_range::<u32>(1, 20))]
+    split_ply: u32,
+    /// Stop once the book holds this many positions.
+    #[arg(long)]
+    positions: Option<usize>,
+    /// Stop after this many seconds (the running expansion is finished first).
+    #[arg(long)]
+    time: Option<u64>,
+}
+
+#[derive(Subcommand, Debug)]
+enum BookCommand {
+    /// Grow a book best-first from the start position (a new FILE, or resume FILE).
+    Build(GrowArgs),
+    /// Grow an existing book further (as build, but FILE must exist).
+    Extend(GrowArgs),
+    /// Join books (shards of one build, or any): the position with the most work in it wins.
+    Merge {
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
+    /// Add games (files of GGF records or transcripts, one a line) to FILE (created if missing).
+    Learn {
+        file: PathBuf,
+        #[arg(required = true)]
+        games: Vec<PathBuf>,
+        /// The level of the search that scores each new position.
+        #[arg(long, default_value_t = 14, value_parser = in_range::<u32>(1, 60))]
+        depth: u32,
+    },
+    /// Print a position's book moves, best first.
+    Show {
+        file: Option<PathBuf>,
+        /// The position (64 squares and the side to move); the start position by default.
+        #[arg(long, allow_hyphen_values = true)]
+        board: Option<String>,
+        /// Moves played from it first, run together (f5d6c3).
+        #[arg(long)]
+        moves: Option<String>,
+    },
+    /// Print the book's counts: positions, expanded, exact, by ply.
+    Stats { file: Option<PathBuf> },
+    /// Compare random book positions' values with fresh deeper searches (mean absolute difference).
+    Check {
+        file: Option<PathBuf>,
+        #[arg(long, default_value_t = 200)]
+        positions: usize,
+        #[arg(long, default_value_t = 20, value_parser = in_range::<u32>(1, 60))]
+        depth: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// `K/N` with 1 <= K <= N.
+fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("bad shard '{text}': expected K/N with 1 <= K <= N");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n) = (k.parse::<u32>().map_err(|_| bad())?, n.parse::<u32>().map_err(|_| bad())?);
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }
 
 fn main() -> ExitCode {
@@ -104,7 +207,24 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        None => run_protocol(cli.protocol, cli.hash, evaluator),
+        None => {
+            let book = match cli.book.as_deref().map(Book::read_file).transpose() {
+                Ok(_) if cli.no_book => Book::new(),
+                Ok(Some(book)) => book,
+                Ok(None) => match Book::built_in() {
+                    Ok(book) => book,
+                    Err(e) => {
+                        eprintln!("error: the built-in book: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    return ExitCode::from(2);
+                }
+            };
+            run_protocol(cli.protocol, cli.hash, evaluator, book, cli.book)
+        }
         Some(Command::Perft { depth, board, divide }) => perft::run(depth, board.as_deref(), divide),
         Some(Command::Bench { depth, without }) => bench::print(depth, &without, evaluator),
         Some(Command::Solve { file, board, all_moves, wld, first_number, range }) => solve::run(&solve::SolveArgs {
@@ -116,7 +236,35 @@ fn main() -> ExitCode {
             range,
             hash_mb: cli.hash,
         }),
+        Some(Command::Book { command }) => run_book(command, cli.hash, evaluator),
     }
+}
+
+fn run_book(command: BookCommand, hash_mb: usize, evaluator: Evaluator) -> ExitCode {
+    match command {
+        BookCommand::Build(args) => grow(&args, false, hash_mb, evaluator),
+        BookCommand::Extend(args) => grow(&args, true, hash_mb, evaluator),
+        BookCommand::Merge { out, inputs } => book::merge(&out, &inputs),
+        BookCommand::Learn { file, games, depth } => book::learn(&file, &games, depth, hash_mb, evaluator),
+        BookCommand::Show { file, board, moves } => book::show(file.as_deref(), board.as_deref(), moves.as_deref()),
+        BookCommand::Stats { file } => book::stats(file.as_deref()),
+        BookCommand::Check { file, positions, depth, seed } => {
+            book::check(file.as_deref(), positions, depth, seed, hash_mb, evaluator)
+        }
+    }
+}
+
+fn grow(args: &GrowArgs, must_exist: bool, hash_mb: usize, evaluator: Evaluator) -> ExitCode {
+    let params = Params {
+        depth: args.depth,
+        deviation: args.deviation as i32,
+        max_ply: args.max_ply,
+        plies_per_disc: args.plies_per_disc,
+        shard: args.shard,
+        split_ply: args.split_ply,
+    };
+    let budget = book::Budget { positions: args.positions, time: args.time.map(std::time::Duration::from_secs) };
+    book::grow(&args.file, must_exist, params, &budget, hash_mb, evaluator)
 }
 
 /// A number argument that must lie in `min..=max`: anything else is one clear error, never clamped.
@@ -136,16 +284,22 @@ fn load_evaluator(path: &Path) -> Result<Evaluator, String> {
     Ok(Evaluator::new(Variant::Learned(Box::leak(Box::new(weights)))))
 }
 
-fn run_protocol(kind: ProtocolKind, hash_mb: usize, evaluator: Evaluator) -> ExitCode {
-    log::info!("protocol {kind:?}, hash {hash_mb} MB");
+fn run_protocol(
+    kind: ProtocolKind,
+    hash_mb: usize,
+    evaluator: Evaluator,
+    book: Book,
+    book_file: Option<PathBuf>,
+) -> ExitCode {
+    log::info!("protocol {kind:?}, hash {hash_mb} MB, book of {} positions", book.len());
     // A person at a terminal sees a silent program otherwise; stdout stays the protocol's alone.
     if std::io::stdin().is_terminal() {
         eprintln!("{}", terminal_hint(kind));
     }
     let served = match kind {
-        ProtocolKind::Native => ebony::protocol::native::run(hash_mb, evaluator),
-        ProtocolKind::Nboard => ebony::protocol::nboard::run(hash_mb, evaluator),
-        ProtocolKind::Gtp => ebony::protocol::gtp::run(hash_mb, evaluator),
+        ProtocolKind::Native => ebony::protocol::native::run(hash_mb, evaluator, book, book_file),
+        ProtocolKind::Nboard => ebony::protocol::nboard::run(hash_mb, evaluator, book, book_file),
+        ProtocolKind::Gtp => ebony::protocol::gtp::run(hash_mb, evaluator, book),
     };
     match served {
         Ok(()) => ExitCode::SUCCESS,

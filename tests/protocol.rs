@@ -242,9 +242,12 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
             "error setboard: bad board: bad side to move 'Y': expected X (black) or O (white)".into(),
         ),
         (b"set hash 0".to_vec(), "error set: hash megabytes 0 out of range 1 to 4096".into()),
-        (b"set threads 2".to_vec(), "error set: expected an option: hash or selectivity, found 'threads'".into()),
+        (b"set threads 2".to_vec(), "error set: expected an option: hash, selectivity or book, found 'threads'".into()),
         (b"ping pong".to_vec(), "error ping: bad number 'pong' for the ping number: expected an integer from 0 to 18446744073709551615".into()),
         (b"show me".to_vec(), "error show: unexpected 'me'".into()),
+        (b"set book sometimes".to_vec(), "error set: expected on, off or randomness N, found 'sometimes'".into()),
+        (b"set book randomness -1".to_vec(), "error set: bad number '-1' for randomness discs: expected an integer from 0 to 64".into()),
+        (b"learn deep".to_vec(), "error learn: expected depth N, found 'deep'".into()),
         (b"\xff\xfe\x00\x1b[2J".to_vec(), unknown("\u{fffd}\u{fffd}\\0\\u{1b}[2J")),
         (b"SHOW\tBOARD\r".to_vec(), "error show: unexpected 'BOARD'".into()),
         (vec![b'x'; 70_000], "error line too long: 70001 bytes, at most 65536".into()),
@@ -370,7 +373,7 @@ fn end_of_input_stops_go_infinite() {
 
 #[test]
 fn go_in_a_shell_pipe() {
-    let script = format!("printf 'go depth 8\\n' | '{BIN}'");
+    let script = format!("printf 'go depth 8\\n' | '{BIN}' --no-book");
     let output = Command::new("sh").arg("-c").arg(&script).stderr(Stdio::null()).output().expect("running sh");
     assert!(output.status.success());
     let stdout = String::from_utf8_lossy(&output.stdout);

@@ -240,6 +240,15 @@ class Bookkeeping(Run):
         self.assertIn("H1 accepted", text)
         self.assertIn("stopped early", text)
 
+    def test_start_plays_every_game_from_the_start_position(self):
+        text = self.match(fake(name="a"), fake(name="b"), "--start", "--count", "2", "--movetime", "5000")
+        _, games = self.records()
+        self.assertEqual(len(games), 4)
+        self.assertTrue(all(g["line"] == "" for g in games.values()), games)
+        self.assertIn("start position", text)
+        with self.assertRaises(referee.UsageError):
+            referee.load_openings(None, None, None, start=True)
+
     def write_xot(self, n):
         # distinct legal 4-move lines, as an XOT-style file
         lines = []

@@ -1,4 +1,4 @@
-//! The command-line tools behind `ebony`'s subcommands: perft, bench and solve (each parses nothing: `main.rs`
+//! The command-line tools behind `ebony`'s subcommands: perft, bench, solve and book (each parses nothing: `main.rs`
 //! hands them clap's values, they print their report).
 
 /// `println!` for the reports: a failed write (a closed pipe, as in `ebony bench | head -1`) ends the
@@ -10,6 +10,7 @@ macro_rules! say {
 }
 
 pub mod bench;
+pub mod book;
 pub mod perft;
 pub mod solve;
 

@@ -1,6 +1,7 @@
 //! The Go Text Protocol (version 2) for Othello, as Quarry and GoGui speak it: a thin adapter from GTP
 //! commands to the game session ([`Engine`]). Passes a GUI leaves out are played implicitly.
 
+use crate::book::Book;
 use crate::engine::{Engine, CLOCK_MARGIN};
 use crate::eval::Evaluator;
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
@@ -46,6 +47,7 @@ pub const COMMANDS: &[&str] = &[
     "gogui-rules_side_to_move",
     "gogui-rules_final_result",
     "ebony-limit",
+    "ebony-book",
 ];
 
 /// A reply: `Ok` is rendered `=[id] text`, `Err` `?[id] text`, each followed by a blank line.
@@ -68,6 +70,7 @@ pub enum GtpError {
     },
     BadTime(f64),
     ExpectedLimit,
+    ExpectedBookSetting,
     UnacceptableSize,
     /// `play`: the move cannot be played.
     Illegal(Refusal),
@@ -110,6 +113,7 @@ impl fmt::Display for GtpError {
             GtpError::OutOfRange { what, value, min, max } => write!(f, "{what} {value} is not in {min}..={max}"),
             GtpError::BadTime(seconds) => write!(f, "syntax error: bad time {seconds}"),
             GtpError::ExpectedLimit => f.write_str("syntax error: expected depth N, time MS or nodes N"),
+            GtpError::ExpectedBookSetting => f.write_str("syntax error: expected on, off or randomness N"),
             GtpError::UnacceptableSize => f.write_str("unacceptable size"),
             GtpError::Illegal(refusal) => write!(f, "illegal move: {refusal}"),
             GtpError::CannotMove(refusal) => write!(f, "cannot move: {refusal}"),
@@ -199,7 +203,7 @@ fn arg<T: std::str::FromStr>(args: &[String], i: usize, what: &'static str) -> R
 fn arity(name: &str) -> usize {
     match name {
         "known_command" | "boardsize" | "komi" | "genmove" | "reg_genmove" | "set_game" => 1,
-        "play" | "ebony-limit" => 2,
+        "play" | "ebony-limit" | "ebony-book" => 2,
         "time_settings" | "time_left" => 3,
         _ => 0,
     }
@@ -246,9 +250,9 @@ impl TimeControl {
     }
 }
 
-/// Runs GTP on stdin/stdout until `quit` or end of input.
-pub fn run(hash_mb: usize, evaluator: Evaluator) -> std::io::Result<()> {
-    Gtp::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator).run();
+/// Runs GTP on stdin/stdout until `quit` or end of input, playing from `book`.
+pub fn run(hash_mb: usize, evaluator: Evaluator, book: Book) -> std::io::Result<()> {
+    Gtp::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator).with_book(book).run();
     Ok(())
 }
 
@@ -291,6 +295,12 @@ impl<W: Write> Gtp<W> {
             time: TimeControl::default(),
             limit: DEFAULT_LIMIT,
         }
+    }
+
+    /// Plays from `book`.
+    pub fn with_book(mut self, book: Book) -> Gtp<W> {
+        self.engine.set_book(book, None);
+        self
     }
 
     pub fn run(&mut self) {
@@ -379,6 +389,7 @@ impl<W: Write> Gtp<W> {
                 Some(_) => "white".into(),
             }),
             "ebony-limit" => self.set_limit(args),
+            "ebony-book" => self.set_book(args),
             "" => Err(GtpError::MissingArgument("command")),
             _ => Err(GtpError::UnknownCommand),
         };
@@ -426,6 +437,9 @@ impl<W: Write> Gtp<W> {
         let board = trial.position().board;
         let mv = if board.moves() == 0 {
             Move::Pass
+        } else if let Some(choice) = self.engine.book_move(&board) {
+            log::info!("book move {} score {}", choice.mv, choice.score);
+            choice.mv
         } else {
             let limits = if self.time.timed() { self.time.limits(color) } else { self.limit };
             self.engine.search(&board, &limits, &mut Watch { inbox: &mut self.inbox, quit: false }).best
@@ -481,6 +495,21 @@ impl<W: Write> Gtp<W> {
         };
         // An explicit limit wins over the GUI's clock.
         self.time = TimeControl::default();
+        Ok(String::new())
+    }
+
+    /// `ebony-book on | off | randomness N`: whether `genmove` plays from the book, and among the
+    /// book moves within how many discs of the best.
+    fn set_book(&mut self, args: &[String]) -> Reply {
+        match (args.first().map(String::as_str), args.len()) {
+            (Some("on"), 1) => self.engine.set_book_enabled(true),
+            (Some("off"), 1) => self.engine.set_book_enabled(false),
+            (Some("randomness"), 2) => {
+                let discs = in_range(args, "randomness", 0, 64)?;
+                self.engine.set_book_randomness(discs as u32);
+            }
+            _ => return Err(GtpError::ExpectedBookSetting),
+        }
         Ok(String::new())
     }
 

@@ -7,12 +7,13 @@
 // ways to panic are refused outright (tests excepted).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use crate::engine::{Engine, MoveScore};
+use crate::book::{Book, EXACT_DEPTH};
+use crate::engine::{BookChoice, Engine, MoveScore, LEARN_DEPTH};
 use crate::eval::Evaluator;
 use crate::formats::ggf;
 use crate::protocol::inbox::{serve, Arrival, Flow, Frontend, Inbox, MAX_PENDING_BYTES, MAX_PENDING_LINES};
 use crate::protocol::io::{self, Input, Output};
-use crate::protocol::parser::{self, quote, Command, Format, COMMANDS, MAX_DEPTH};
+use crate::protocol::parser::{self, quote, BookOption, Command, Format, COMMANDS, MAX_DEPTH};
 use crate::rules::board::{Color, Move, Position};
 use crate::rules::game::Game;
 use crate::search::probcut::DepthLabel;
@@ -25,9 +26,17 @@ use std::time::{Duration, Instant};
 /// What `play` without limits thinks with before any `go` or `play` gave limits.
 pub const DEFAULT_PLAY_LIMITS: Limits = Limits::MoveTime(Duration::from_secs(1));
 
-/// Runs the native protocol on stdin/stdout until `quit` or end of input.
-pub fn run(hash_mb: usize, evaluator: Evaluator) -> std::io::Result<()> {
-    Native::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator).run();
+/// Runs the native protocol on stdin/stdout until `quit` or end of input, with `book` (read from
+/// `book_file`, where `learn` writes it back, if any).
+pub fn run(
+    hash_mb: usize,
+    evaluator: Evaluator,
+    book: Book,
+    book_file: Option<std::path::PathBuf>,
+) -> std::io::Result<()> {
+    let mut native = Native::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator);
+    native.engine.set_book(book, book_file);
+    native.run();
     Ok(())
 }
 
@@ -44,6 +53,12 @@ pub struct Native<W: Write> {
 impl<W: Write> Native<W> {
     pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize, evaluator: Evaluator) -> Native<W> {
         Native { engine: Engine::new(hash_mb, evaluator), inbox: Inbox::new(input), out, limits: DEFAULT_PLAY_LIMITS }
+    }
+
+    /// Plays from `book` (read from `file`, where `learn` writes it back, if any).
+    pub fn with_book(mut self, book: Book, file: Option<std::path::PathBuf>) -> Native<W> {
+        self.engine.set_book(book, file);
+        self
     }
 
     /// Answers lines until `quit` or end of input.
@@ -118,6 +133,10 @@ impl<W: Write> Native<W> {
             Command::Save(format, file) => self.save(format, file.as_deref()),
             Command::SetHash(mb) => self.engine.set_hash_mb(mb),
             Command::SetSelectivity(level) => self.engine.set_selectivity(level),
+            Command::SetBook(BookOption::On) => self.engine.set_book_enabled(true),
+            Command::SetBook(BookOption::Off) => self.engine.set_book_enabled(false),
+            Command::SetBook(BookOption::Randomness(discs)) => self.engine.set_book_randomness(discs),
+            Command::Learn(depth) => self.learn(depth.unwrap_or(LEARN_DEPTH)),
             Command::Help => {
                 for spec in COMMANDS {
                     self.out.line(format_args!("{:<28} {}", spec.usage(), spec.help));
@@ -164,15 +183,24 @@ impl<W: Write> Native<W> {
             return Flow::Continue;
         }
         let board = self.engine.game().position().board;
-        let mut listener = Listener::new(&mut self.inbox, &mut self.out, *limits == Limits::Infinite);
-        let result = self.engine.search(&board, limits, &mut listener);
-        let quit = listener.quit;
-        self.out.line(format_args!("bestmove {}", result.best));
-        if quit {
-            return Flow::Exit;
-        }
+        // `go infinite` is an analysis: it searches even where the book has a move.
+        let book = if *limits == Limits::Infinite { None } else { self.engine.book_move(&board) };
+        let best = if let Some(choice) = book {
+            self.out.line(BookInfo(&choice));
+            self.out.line(format_args!("bestmove {}", choice.mv));
+            choice.mv
+        } else {
+            let mut listener = Listener::new(&mut self.inbox, &mut self.out, *limits == Limits::Infinite);
+            let result = self.engine.search(&board, limits, &mut listener);
+            let quit = listener.quit;
+            self.out.line(format_args!("bestmove {}", result.best));
+            if quit {
+                return Flow::Exit;
+            }
+            result.best
+        };
         if then_play {
-            if let Err(e) = self.engine.play(result.best) {
+            if let Err(e) = self.engine.play(best) {
                 self.out.line(format_args!("error play: {e}"));
             }
         }
@@ -219,6 +247,17 @@ impl<W: Write> Native<W> {
         } else {
             Flow::Continue
         }
+    }
+
+    /// `learn`: the game so far into the book, written back to the book's file when it has one.
+    fn learn(&mut self, depth: u32) {
+        let added = self.engine.learn(depth);
+        if let Some(file) = self.engine.book_file() {
+            if let Err(e) = self.engine.book().write_file(file) {
+                return self.out.line(format_args!("error learn: {}", io::escape_controls(&e)));
+            }
+        }
+        self.out.line(format_args!("learned {added} positions added, {} in the book", self.engine.book().len()));
     }
 
     /// `eval`: the static evaluation for the side to move, or the result of a finished game.
@@ -410,6 +449,23 @@ impl fmt::Display for AnalysisLine<'_> {
     }
 }
 
+/// `info book score S [exact] depth D pv MOVE ...`: the move comes from the book (`depth` is the
+/// level of the book's searches, left out when the score is exact).
+struct BookInfo<'a>(&'a BookChoice);
+
+impl fmt::Display for BookInfo<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = self.0;
+        write!(f, "info book score {}", c.score)?;
+        if c.exact || c.depth == EXACT_DEPTH as u32 {
+            write!(f, " exact")?;
+        } else {
+            write!(f, " depth {}", c.depth)?;
+        }
+        write!(f, " {}", MoveList("pv", &c.pv))
+    }
+}
+
 /// The moves of a game started from the start position, run together (`f5d6c3`), passes left out as
 /// transcripts leave them.
 fn transcript(game: &Game) -> String {
@@ -419,7 +475,7 @@ fn transcript(game: &Game) -> String {
 /// A game from the text of a file: a GGF record when it starts with `(;`, else a transcript (squares
 /// run together, spaces and line breaks allowed) from the start position, with the passes it
 /// leaves out played where the side to move has no move.
-fn read_game(text: &str) -> Result<Game, String> {
+pub fn read_game(text: &str) -> Result<Game, String> {
     let text = text.trim();
     if text.starts_with("(;") {
         return ggf::parse(text).and_then(|record| record.to_game()).map_err(|e| e.to_string());

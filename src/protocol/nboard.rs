@@ -2,7 +2,8 @@
 //! game session ([`Engine`], fed from GGF records). `go` and `hint` run on this thread and stop as
 //! soon as a line arrives that changes the position or asks for other work (`ping` first of all).
 
-use crate::engine::{Engine, MoveScore, CLOCK_MARGIN};
+use crate::book::{Book, EXACT_DEPTH};
+use crate::engine::{Engine, MoveScore, CLOCK_MARGIN, LEARN_DEPTH};
 use crate::eval::Evaluator;
 use crate::formats::ggf::{self, GgfClock};
 use crate::protocol::inbox::{serve, Flow, Frontend, Inbox};
@@ -30,6 +31,8 @@ pub enum Command {
     /// A GGF record, parsed when it is executed.
     SetGame(String),
     SetContempt(f64),
+    /// `set book on|off|randomness N` (ebony's own: NBoard itself never sends it).
+    SetBook(BookSetting),
     /// `move <mv>[/<eval>[/<time>]]`, parsed against the side to move when executed.
     Move(String),
     Hint(u32),
@@ -40,11 +43,19 @@ pub enum Command {
     Quit,
 }
 
+/// `set book ...`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BookSetting {
+    On,
+    Off,
+    Randomness(u32),
+}
+
 impl Command {
     /// Whether this line, arriving during a search, ends it: everything that changes the position or
     /// asks for an answer does; settings for the next search do not.
     fn interrupts(&self) -> bool {
-        !matches!(self, Command::SetDepth(_) | Command::SetContempt(_))
+        !matches!(self, Command::SetDepth(_) | Command::SetContempt(_) | Command::SetBook(_))
     }
 }
 
@@ -64,6 +75,7 @@ pub enum NbError {
         max: u32,
     },
     BadContempt(String),
+    BadBook(String),
     MissingMove,
 }
 
@@ -73,6 +85,7 @@ impl fmt::Display for NbError {
             NbError::NotANumber { what, text } => write!(f, "{what}: expected a number, got {text:?}"),
             NbError::OutOfRange { what, value, min, max } => write!(f, "{what}: {value} is not in {min}..={max}"),
             NbError::BadContempt(text) => write!(f, "set contempt: bad number {text:?}"),
+            NbError::BadBook(text) => write!(f, "set book: expected on, off or randomness N (0 to 64), got {text:?}"),
             NbError::MissingMove => f.write_str("move: missing the move"),
         }
     }
@@ -105,6 +118,15 @@ pub fn parse(line: &str) -> Result<Option<Command>, NbError> {
                         .filter(|x| x.is_finite())
                         .ok_or_else(|| NbError::BadContempt(value.to_string()))?,
                 ),
+                "book" => Command::SetBook(match split_word(value) {
+                    ("on", "") => BookSetting::On,
+                    ("off", "") => BookSetting::Off,
+                    ("randomness", n) => match n.parse::<u32>() {
+                        Ok(n) if n <= 64 && !n_has_sign(value) => BookSetting::Randomness(n),
+                        _ => return Err(NbError::BadBook(value.to_string())),
+                    },
+                    _ => return Err(NbError::BadBook(value.to_string())),
+                }),
                 _ => return Ok(None),
             }
         }
@@ -122,6 +144,11 @@ pub fn parse(line: &str) -> Result<Option<Command>, NbError> {
         _ => return Ok(None),
     };
     Ok(Some(command))
+}
+
+/// A `+` sign, which Rust's integer parsing takes and the protocols refuse.
+fn n_has_sign(text: &str) -> bool {
+    text.contains('+')
 }
 
 fn split_word(text: &str) -> (&str, &str) {
@@ -168,8 +195,13 @@ impl fmt::Display for NbPv<'_> {
 }
 
 /// Runs the NBoard protocol on stdin/stdout until `quit` or end of input.
-pub fn run(hash_mb: usize, evaluator: Evaluator) -> std::io::Result<()> {
-    NBoard::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator).run();
+pub fn run(
+    hash_mb: usize,
+    evaluator: Evaluator,
+    book: Book,
+    book_file: Option<std::path::PathBuf>,
+) -> std::io::Result<()> {
+    NBoard::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator).with_book(book, book_file).run();
     Ok(())
 }
 
@@ -220,6 +252,12 @@ impl<W: Write> NBoard<W> {
         }
     }
 
+    /// Plays from `book` (read from `file`, where `learn` writes it back, if any).
+    pub fn with_book(mut self, book: Book, file: Option<std::path::PathBuf>) -> NBoard<W> {
+        self.engine.set_book(book, file);
+        self
+    }
+
     pub fn run(&mut self) {
         serve(self);
     }
@@ -264,16 +302,31 @@ impl<W: Write> NBoard<W> {
             Command::SetGame(text) => self.set_game(&text),
             // The searcher has no draw contempt: draws are scored 0 whatever NBoard asks.
             Command::SetContempt(_) => {}
+            Command::SetBook(BookSetting::On) => self.engine.set_book_enabled(true),
+            Command::SetBook(BookSetting::Off) => self.engine.set_book_enabled(false),
+            Command::SetBook(BookSetting::Randomness(n)) => self.engine.set_book_randomness(n),
             Command::Move(text) => self.play(&text),
             Command::Hint(n) => return self.hint(n as usize),
             Command::Go => return self.go(),
             Command::Ping(n) => self.out.line(format_args!("pong {n}")),
-            // No opening book to learn into yet: the required answer, nothing stored.
-            Command::Learn => self.out.line("learned"),
+            Command::Learn => self.learn(),
             Command::Analyze => return self.analyze(),
             Command::Quit => return Flow::Exit,
         }
         Flow::Continue
+    }
+
+    /// `learn`: the game into the book (its new positions searched at the set depth, at most
+    /// [`LEARN_DEPTH`]), written back to the book's file when it has one; then `learned`.
+    fn learn(&mut self) {
+        let added = self.engine.learn(self.depth.min(LEARN_DEPTH));
+        log::info!("learned: {added} positions added, {} in the book", self.engine.book().len());
+        if let Some(file) = self.engine.book_file() {
+            if let Err(e) = self.engine.book().write_file(file) {
+                self.error(format_args!("learn: {e}"));
+            }
+        }
+        self.out.line("learned");
     }
 
     fn set_game(&mut self, text: &str) {
@@ -328,6 +381,10 @@ impl<W: Write> NBoard<W> {
             self.out.line("=== PA");
             return Flow::Continue;
         }
+        if let Some(choice) = self.engine.book_move(&board) {
+            self.out.line(format_args!("=== {}/{:.2}/0.00", Notation::GGF.text(choice.mv), f64::from(choice.score)));
+            return Flow::Continue;
+        }
         self.out.line(format_args!("status {NAME} is thinking"));
         let start = Instant::now();
         // The set depth is the search (a level, so NBoard's levels differ); the clock, when there is
@@ -358,6 +415,23 @@ impl<W: Write> NBoard<W> {
             return Flow::Continue;
         }
         self.out.line(format_args!("status {NAME} is thinking"));
+        let book = self.engine.book_moves(&board);
+        if !book.is_empty() {
+            // NBoard's `book PV EVAL GAMES DEPTH`: the fields of `search`; the book has no game counts.
+            for m in book.iter().take(n) {
+                let mut pv = vec![m.mv];
+                if let Some((child, sign)) = Book::child(&board, m.mv) {
+                    if sign == 1 {
+                        pv.push(Move::Pass);
+                    }
+                    pv.extend(self.engine.book().line(&child, 20));
+                }
+                let depth = if m.exact || m.depth == EXACT_DEPTH { "100%".to_string() } else { m.depth.to_string() };
+                self.out.line(format_args!("book {} {:.2} 0 {depth}", NbPv(&pv), f64::from(m.score)));
+            }
+            self.out.line(format_args!("status {NAME} is waiting"));
+            return Flow::Continue;
+        }
         let start = Instant::now();
         let mut nodes = 0u64;
         let deepest = self.depth.saturating_sub(1).max(1);
@@ -525,6 +599,11 @@ mod tests {
         assert!(parse("hint 65").is_err());
         assert!(parse("move").is_err());
         assert!(parse("nboard two").is_err());
+        assert_eq!(parse("set book off"), Ok(Some(Command::SetBook(BookSetting::Off))));
+        assert_eq!(parse("set book randomness 3"), Ok(Some(Command::SetBook(BookSetting::Randomness(3)))));
+        assert!(parse("set book randomness 65").is_err());
+        assert!(parse("set book randomness +3").is_err());
+        assert!(parse("set book maybe").is_err());
     }
 
     #[test]

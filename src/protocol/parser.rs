@@ -50,7 +50,19 @@ pub enum Command {
     Save(Format, Option<String>),
     SetHash(usize),
     SetSelectivity(Selectivity),
+    SetBook(BookOption),
+    /// `learn [depth N]`: the game into the book, its new positions searched at that level.
+    Learn(Option<u32>),
     Help,
+}
+
+/// `set book ...`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BookOption {
+    On,
+    Off,
+    /// Pick among the book moves within this many discs of the best.
+    Randomness(u32),
 }
 
 /// How `save` writes a game.
@@ -82,7 +94,8 @@ impl Command {
             Command::Eval => "eval",
             Command::Load(_) => "load",
             Command::Save(..) => "save",
-            Command::SetHash(_) | Command::SetSelectivity(_) => "set",
+            Command::SetHash(_) | Command::SetSelectivity(_) | Command::SetBook(_) => "set",
+            Command::Learn(_) => "learn",
             Command::Help => "help",
         }
     }
@@ -278,10 +291,17 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "set",
-        args: "hash MB | selectivity P",
-        help: "resize the transposition table to MB megabytes (1 to 4096), clearing it; or set how selective the midgame search is (P: 73, 87, 95, 98, 99 or 100 for none)",
+        args: "hash MB | selectivity P | book on|off|randomness N",
+        help: "resize the transposition table to MB megabytes (1 to 4096), clearing it; or set how selective the midgame search is (P: 73, 87, 95, 98, 99 or 100 for none); or use the opening book or not, or pick among its moves within N discs of the best (0 to 64)",
         during_search: false,
         parse: set,
+    },
+    CommandSpec {
+        name: "learn",
+        args: "[depth N]",
+        help: "add the game so far to the opening book (new positions searched at level N, 14 by default) and print learned",
+        during_search: false,
+        parse: learn,
     },
     CommandSpec {
         name: "help",
@@ -442,7 +462,27 @@ fn ping(i: &str) -> PResult<'_, Command> {
 fn set(i: &str) -> PResult<'_, Command> {
     let hash = map(preceded(keyword("hash"), cut(number("hash megabytes", 1, MAX_HASH_MB))), Command::SetHash);
     let selectivity = map(preceded(keyword("selectivity"), cut(selectivity)), Command::SetSelectivity);
-    expect("an option: hash or selectivity", alt((hash, selectivity)))(i)
+    let book = map(preceded(keyword("book"), cut(book_option)), Command::SetBook);
+    expect("an option: hash, selectivity or book", alt((hash, selectivity, book)))(i)
+}
+
+fn book_option(i: &str) -> PResult<'_, BookOption> {
+    let randomness =
+        map(preceded(keyword("randomness"), cut(number("randomness discs", 0, 64))), BookOption::Randomness);
+    expect(
+        "on, off or randomness N",
+        alt((value(BookOption::On, keyword("on")), value(BookOption::Off, keyword("off")), randomness)),
+    )(i)
+}
+
+fn learn(i: &str) -> PResult<'_, Command> {
+    if i.trim().is_empty() {
+        return Ok((i, Command::Learn(None)));
+    }
+    map(expect("depth N", depth_limit), |limits| match limits {
+        Limits::Depth(d) => Command::Learn(Some(d)),
+        _ => Command::Learn(None),
+    })(i)
 }
 
 /// A selectivity level by its percentage.
@@ -678,8 +718,18 @@ mod tests {
         assert_eq!(err("undo 0"), "undo: the number of moves 0 out of range 1 to 64");
         assert_eq!(ok("undo"), Command::Undo(1));
         assert_eq!(ok("undo 3"), Command::Undo(3));
-        assert_eq!(err("set"), "set: expected an option: hash or selectivity, found end of line");
-        assert_eq!(err("set colour red"), "set: expected an option: hash or selectivity, found 'colour'");
+        assert_eq!(err("set"), "set: expected an option: hash, selectivity or book, found end of line");
+        assert_eq!(err("set colour red"), "set: expected an option: hash, selectivity or book, found 'colour'");
+        assert_eq!(ok("set book off"), Command::SetBook(BookOption::Off));
+        assert_eq!(ok("SET BOOK ON"), Command::SetBook(BookOption::On));
+        assert_eq!(ok("set book randomness 2"), Command::SetBook(BookOption::Randomness(2)));
+        assert_eq!(err("set book maybe"), "set: expected on, off or randomness N, found 'maybe'");
+        assert_eq!(err("set book randomness 65"), "set: randomness discs 65 out of range 0 to 64");
+        assert_eq!(err("set book onx"), "set: expected on, off or randomness N, found 'onx'");
+        assert_eq!(ok("learn"), Command::Learn(None));
+        assert_eq!(ok("learn depth 6"), Command::Learn(Some(6)));
+        assert_eq!(err("learn 6"), "learn: expected depth N, found '6'");
+        assert_eq!(err("learn depth 0"), "learn: depth 0 out of range 1 to 60");
         assert_eq!(ok("set selectivity 95"), Command::SetSelectivity(Selectivity::from_percent(95).unwrap()));
         assert_eq!(ok("set selectivity 100"), Command::SetSelectivity(Selectivity::EXACT));
         assert_eq!(err("set selectivity 50"), "set: selectivity 50 is not a level: 73, 87, 95, 98, 99, 100");
@@ -780,6 +830,7 @@ mod tests {
             "load game.ggf",
             "save ggf",
             "set hash 1",
+            "learn",
             "help",
         ];
         assert_eq!(samples.len(), COMMANDS.len());

@@ -19,9 +19,15 @@ pub fn bin() -> PathBuf {
     std::env::var_os("EBONY_TEST_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_ebony")), PathBuf::from)
 }
 
-/// Starts the real binary with `args`; its output lines arrive on the channel from a reader thread.
+/// The session tests exercise the search, the clocks and the protocols' forms, mostly from the start
+/// position: they run without the opening book, which `tests/book.rs` covers.
+const NO_BOOK: &str = "--no-book";
+
+/// Starts the real binary with `args` (and no book); its output lines arrive on the channel from a
+/// reader thread.
 pub fn spawn(args: &[&str]) -> (Child, Option<ChildStdin>, Receiver<String>) {
     let mut child = Command::new(bin())
+        .arg(NO_BOOK)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -42,9 +48,10 @@ pub fn spawn(args: &[&str]) -> (Child, Option<ChildStdin>, Receiver<String>) {
     (child, stdin, lines)
 }
 
-/// Runs the real binary with `args` to its end on `input`, with its stdout and stderr.
+/// Runs the real binary with `args` (and no book) to its end on `input`, with its stdout and stderr.
 pub fn run_to_end(args: &[&str], input: &str) -> std::process::Output {
     let mut child = Command::new(bin())
+        .arg(NO_BOOK)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -1,0 +1,313 @@
+//! Growing the book: best-first expansion from the start position (every move within a deviation of
+//! the best is added, cheaper lines first so the best lines grow deepest), shards by subtree, and
+//! learning a game's line. Every new position is scored by a deep search of its own, on a cleared
+//! table, so that a position's entry depends on the position alone: the same parameters give the same
+//! book in any order and on any machine of this kind, and shards merge into a single build.
+
+use super::{key_of, Book, Entry};
+use crate::rules::board::{Board, IllegalMove, Move};
+use crate::search::{Limits, Searcher, Silent};
+
+/// How the tree grows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Params {
+    /// The level (`go depth`) of the search that scores each new position.
+    pub depth: u32,
+    /// Moves up to this many discs worse than the best, summed along the line from the start, are
+    /// expanded; worse ones are only the best left-out move of their position.
+    pub deviation: i32,
+    /// No position deeper than this many plies from the start is added.
+    pub max_ply: u32,
+    /// The order of expansion: a position costs its ply plus this many plies per disc of deviation
+    /// on its line, the cheapest first.
+    pub plies_per_disc: u32,
+    /// `(K, N)`: expand only the subtrees under the positions at `split_ply` whose hash is K-1 mod N
+    /// (and every position above them, as every shard does).
+    pub shard: (u32, u32),
+    pub split_ply: u32,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params { depth: 18, deviation: 4, max_ply: 30, plies_per_disc: 3, shard: (1, 1), split_ply: 4 }
+    }
+}
+
+/// A position the build would expand next.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Candidate {
+    pub board: Board,
+    pub ply: u32,
+    /// The discs given away along its line by the side that chose each move.
+    pub deviation: i32,
+    cost: u32,
+    key: (u64, u64),
+}
+
+/// The result of one deep search of a position, from its side to move.
+#[derive(Clone, Copy, Debug)]
+struct Scored {
+    score: i32,
+    best: Option<Move>,
+    exact: bool,
+}
+
+/// Scores `board` (a position with a move, or a finished game) by a search at level `depth` on a
+/// cleared table.
+fn score_position(searcher: &mut Searcher, board: &Board, depth: u32) -> Scored {
+    if board.is_game_over() {
+        return Scored { score: board.final_score(), best: None, exact: true };
+    }
+    searcher.new_game();
+    let result = searcher.search(board, &Limits::Depth(depth), &mut Silent);
+    Scored { score: result.score, best: Some(result.best), exact: result.exact }
+}
+
+/// Adds `board` to the book as a leaf scored by a search, unless it is there; true when added.
+fn add_leaf(book: &mut Book, searcher: &mut Searcher, board: &Board, depth: u32) -> bool {
+    if book.contains(board) {
+        return false;
+    }
+    let s = score_position(searcher, board, depth);
+    book.insert(board, Entry::leaf(s.best, s.score, depth.min(254) as u8, s.exact, key_of(board).1));
+    true
+}
+
+/// Adds the positions of a game (from `start`, with `moves`) to the book, each scored by a search at
+/// level `depth` unless it is there, then backs the values up along the line; a position whose side
+/// must pass is stored as the position after the pass, as everywhere in the book. Returns the
+/// positions added, or the first illegal move.
+pub fn learn(
+    book: &mut Book,
+    searcher: &mut Searcher,
+    start: &Board,
+    moves: &[Move],
+    depth: u32,
+) -> Result<usize, (usize, IllegalMove)> {
+    let mut line = vec![*start];
+    let mut board = *start;
+    for (i, &mv) in moves.iter().enumerate() {
+        board = board.try_play(mv).map_err(|e| (i, e))?;
+        line.push(board);
+    }
+    let mut added = 0;
+    for board in line.iter().filter(|b| b.moves() != 0 || b.is_game_over()) {
+        added += add_leaf(book, searcher, board, depth) as usize;
+    }
+    book.back_up();
+    Ok(added)
+}
+
+/// The builder: its own searcher and the parameters.
+pub struct Builder {
+    searcher: Searcher,
+    params: Params,
+}
+
+impl Builder {
+    pub fn new(searcher: Searcher, params: Params) -> Builder {
+        Builder { searcher, params }
+    }
+
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Puts the start position in an empty book.
+    pub fn seed(&mut self, book: &mut Book) {
+        add_leaf(book, &mut self.searcher, &Board::START, self.params.depth);
+        book.back_up();
+    }
+
+    /// Scores every move of `board` that is not in the book, adds those within the deviation of the
+    /// best move as positions, keeps the best of the rest as the position's leaf move, and backs the
+    /// values up. Returns the positions added.
+    pub fn expand(&mut self, book: &mut Book, board: &Board) -> usize {
+        let depth = self.params.depth;
+        let mut best = i32::MIN;
+        let mut fresh = Vec::new();
+        for mv in board.legal_moves() {
+            let Some((child, sign)) = Book::child(board, mv) else { continue };
+            if let Some(c) = book.get(&child) {
+                best = best.max(sign * c.value as i32);
+            } else {
+                let s = score_position(&mut self.searcher, &child, depth);
+                best = best.max(sign * s.score);
+                fresh.push((mv, child, sign, s));
+            }
+        }
+        let mut added = 0;
+        let mut left_out: Option<(Move, i32, bool)> = None;
+        for (mv, child, sign, s) in fresh {
+            let score = sign * s.score;
+            if score >= best - self.params.deviation {
+                book.insert(&child, Entry::leaf(s.best, s.score, depth.min(254) as u8, s.exact, key_of(&child).1));
+                added += 1;
+            } else if left_out.is_none_or(|(_, l, _)| score > l) {
+                left_out = Some((mv, score, s.exact));
+            }
+        }
+        book.set_expanded(board, left_out, depth.min(254) as u8);
+        book.back_up();
+        added
+    }
+
+    /// The cheapest position to expand (ties: the lower ply, then the smaller canonical board), if
+    /// any is left within the deviation and the plies, in this builder's shard.
+    pub fn candidate(&self, book: &Book) -> Option<Candidate> {
+        let mut seen = std::collections::HashMap::new();
+        let mut best = None;
+        self.collect(book, Board::START, 0, 0, None, &mut seen, &mut best);
+        best
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn collect(
+        &self,
+        book: &Book,
+        board: Board,
+        ply: u32,
+        deviation: i32,
+        shard_key: Option<u64>,
+        seen: &mut std::collections::HashMap<(u64, u64), i32>,
+        best: &mut Option<Candidate>,
+    ) {
+        let p = &self.params;
+        let (key, _) = key_of(&board);
+        let Some(entry) = book.get(&board).copied() else { return };
+        if seen.get(&key).is_some_and(|&d| d <= deviation) || ply >= p.max_ply || board.is_game_over() {
+            return;
+        }
+        seen.insert(key, deviation);
+        let shard_key = if ply == p.split_ply { Some(shard_hash(key)) } else { shard_key };
+        let mine = shard_key.is_none_or(|h| h % p.shard.1 as u64 == (p.shard.0 - 1) as u64);
+        let mut consider = |dev: i32| {
+            let cost = ply + p.plies_per_disc * dev as u32;
+            let c = Candidate { board, ply, deviation: dev, cost, key };
+            if best.is_none_or(|b| (cost, ply, key) < (b.cost, b.ply, b.key)) {
+                *best = Some(c);
+            }
+        };
+        if !entry.is_expanded() {
+            if mine {
+                consider(deviation);
+            }
+        } else if entry.has_leaf() {
+            // Its best left-out move came within the deviation (the moves in the book lost value).
+            let dev = deviation + entry.value as i32 - entry.leaf_score as i32;
+            if mine && dev <= p.deviation {
+                consider(dev);
+            }
+        }
+        for mv in board.legal_moves() {
+            let Some((child, sign)) = Book::child(&board, mv) else { continue };
+            let Some(c) = book.get(&child) else { continue };
+            let dev = deviation + entry.value as i32 - sign * c.value as i32;
+            if dev <= p.deviation {
+                self.collect(book, child, ply + 1, dev, shard_key, seen, best);
+            }
+        }
+    }
+}
+
+/// Which shard a subtree belongs to: a hash of its root's canonical board.
+fn shard_hash((p, o): (u64, u64)) -> u64 {
+    (p ^ o.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(shard: (u32, u32)) -> Params {
+        Params { depth: 2, deviation: 64, max_ply: 4, plies_per_disc: 1, shard, split_ply: 2 }
+    }
+
+    fn grow(params: Params) -> Book {
+        let mut book = Book::new();
+        let mut builder = Builder::new(Searcher::new(1), params);
+        builder.seed(&mut book);
+        while let Some(c) = builder.candidate(&book) {
+            builder.expand(&mut book, &c.board);
+        }
+        book
+    }
+
+    #[test]
+    fn shards_merge_into_the_single_build() {
+        let single = grow(params((1, 1)));
+        // Every position up to ply 4 (with the deviation covering every move): 1 + 1 + 3 + 14 + 60 classes.
+        assert_eq!(single.len(), 79);
+        let mut merged = grow(params((1, 3)));
+        for k in 2..=3 {
+            let shard = grow(params((k, 3)));
+            assert!(shard.len() < single.len(), "shard {k} holds only its subtrees");
+            merged.merge(&shard);
+        }
+        assert_eq!(merged, single);
+        // The start's value is the negamax of the ply-4 searches.
+        let entry = single.get(&Board::START).expect("start");
+        let best = single.moves(&Board::START)[0];
+        assert_eq!(entry.value as i32, best.score);
+    }
+
+    #[test]
+    fn expansion_keeps_the_moves_within_the_deviation() {
+        let mut book = Book::new();
+        let mut builder = Builder::new(Searcher::new(1), Params { depth: 4, deviation: 2, ..params((1, 1)) });
+        builder.seed(&mut book);
+        let f5 = Board::START.play("f5".parse().expect("square"));
+        builder.expand(&mut book, &Board::START);
+        builder.expand(&mut book, &f5);
+        let moves = book.moves(&f5);
+        let best = moves[0].score;
+        for m in &moves {
+            if m.in_book {
+                assert!(m.score >= best - 2, "{m:?}");
+            } else {
+                assert!(m.score < best - 2, "a left-out move is worse than the deviation: {m:?}");
+            }
+        }
+        assert!(moves.iter().filter(|m| !m.in_book).count() <= 1, "one leaf move at most");
+        assert_eq!(book.get(&f5).map(|e| e.value as i32), Some(best));
+    }
+
+    #[test]
+    fn learning_a_game_adds_its_line_and_backs_up_its_result() {
+        // A finished game: f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 ... recorded from a shallow self-play.
+        let mut searcher = Searcher::new(1);
+        let mut moves = Vec::new();
+        let mut board = Board::START;
+        while !board.is_game_over() {
+            let mv = if board.moves() == 0 {
+                Move::Pass
+            } else {
+                searcher.search(&board, &Limits::Depth(1), &mut Silent).best
+            };
+            moves.push(mv);
+            board = board.try_play(mv).expect("legal");
+        }
+        let mut book = Book::new();
+        let added = learn(&mut book, &mut searcher, &Board::START, &moves, 2).expect("legal game");
+        assert!(added >= 55, "{added} positions");
+        assert_eq!(learn(&mut book, &mut searcher, &Board::START, &moves, 2), Ok(0), "nothing new the second time");
+        // The last position is the exact result, and a position one move before the end knows it.
+        let last = book.get(&board).expect("the final position");
+        assert!(last.is_exact());
+        assert_eq!(last.value as i32, board.final_score());
+        // Every position of the line is worth at least what the game's move gives (negamax).
+        let mut b = Board::START;
+        for &mv in &moves {
+            if b.moves() != 0 {
+                let entry = book.get(&b).expect("on the line");
+                let (child, sign) = Book::child(&b, mv).expect("legal");
+                if let Some(c) = book.get(&child) {
+                    assert!(entry.value as i32 >= sign * c.value as i32);
+                }
+            }
+            b = b.try_play(mv).expect("legal");
+        }
+        // An illegal move is refused with its index.
+        assert_eq!(learn(&mut book, &mut searcher, &Board::START, &[Move::Pass], 2).map_err(|e| e.0), Err(0));
+    }
+}
