@@ -18,9 +18,9 @@ use ebony::eval::learned::Weights;
 use ebony::eval::{Evaluator, Variant};
 use ebony::rules::board::Board;
 use ebony::search::Searcher;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 use std::fs::OpenOptions;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::time::Instant;
 
 /// Positions with fewer empties are left to the solver by every search.
@@ -89,34 +89,6 @@ fn candidates(files: &[String], exact_only: bool) -> Result<Vec<(Board, Option<i
     Ok(out)
 }
 
-/// The sample indices already in `path` after checking its header; a torn last line is cut off.
-fn resume(path: &str, header: &str) -> Result<BTreeSet<u64>, String> {
-    let mut done = BTreeSet::new();
-    let Ok(file) = std::fs::File::open(path) else { return Ok(done) };
-    let mut reader = BufReader::new(file);
-    let (mut line, mut good_len, mut first) = (String::new(), 0u64, true);
-    loop {
-        line.clear();
-        let n = reader.read_line(&mut line).map_err(|e| format!("cannot read {path}: {e}"))?;
-        if n == 0 || !line.ends_with('\n') {
-            break;
-        }
-        let text = line.trim_end();
-        if first {
-            if text != header {
-                return Err(format!("{path} was made with other settings:\n  {text}\nnot\n  {header}"));
-            }
-            first = false;
-        } else {
-            done.insert(parse_line(text)?.index);
-        }
-        good_len += n as u64;
-    }
-    let file = OpenOptions::new().write(true).open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
-    file.set_len(good_len).map_err(|e| format!("cannot truncate {path}: {e}"))?;
-    Ok(done)
-}
-
 /// One line of a data file: a sampled position, its score at each depth from 0 and its exact value
 /// if known.
 struct Scores {
@@ -147,7 +119,7 @@ fn parse_line(line: &str) -> Result<Scores, String> {
 
 pub fn data(settings: &DataSettings, files: &[String], out: &str) -> Result<(), String> {
     let header = settings.header(files);
-    let done = resume(out, &header)?;
+    let done = crate::record::resume(out, &header, |l| parse_line(l).map(|s| s.index))?;
     let mut pool = candidates(files, settings.endgame)?;
     // A seeded shuffle (Fisher-Yates): sample i is the i-th of it.
     let mut rng = Rng::for_game(settings.seed, u64::MAX);

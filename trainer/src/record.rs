@@ -180,6 +180,41 @@ pub fn square_of(mv: Move) -> Option<Square> {
     }
 }
 
+/// The indices of the records already in `path` (a run's output file), after checking its header
+/// line; a torn last line (an interrupted write) is cut off, so the run appends after whole lines.
+/// `index` reads a record line's index. A missing file is an empty run.
+pub fn resume(
+    path: &str,
+    header: &str,
+    index: impl Fn(&str) -> Result<u64, String>,
+) -> Result<std::collections::BTreeSet<u64>, String> {
+    use std::io::BufRead;
+    let mut done = std::collections::BTreeSet::new();
+    let Ok(file) = std::fs::File::open(path) else { return Ok(done) };
+    let mut reader = std::io::BufReader::new(file);
+    let (mut line, mut good_len, mut first) = (String::new(), 0u64, true);
+    loop {
+        line.clear();
+        let n = reader.read_line(&mut line).map_err(|e| format!("cannot read {path}: {e}"))?;
+        if n == 0 || !line.ends_with('\n') {
+            break;
+        }
+        let text = line.trim_end();
+        if first {
+            if text != header {
+                return Err(format!("{path} was made with other settings:\n  {text}\nnot\n  {header}"));
+            }
+            first = false;
+        } else {
+            done.insert(index(text).map_err(|e| format!("{path}: {e}"))?);
+        }
+        good_len += n as u64;
+    }
+    let file = std::fs::OpenOptions::new().write(true).open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+    file.set_len(good_len).map_err(|e| format!("cannot truncate {path}: {e}"))?;
+    Ok(done)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

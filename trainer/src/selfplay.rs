@@ -17,9 +17,8 @@ use ebony::rules::board::{Board, Color, Move};
 use ebony::rules::square::Squares;
 use ebony::search::endgame::Solver;
 use ebony::search::{Limits, Searcher, Silent};
-use std::collections::HashSet;
 use std::fs::OpenOptions;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::time::Instant;
 
 #[derive(Clone)]
@@ -109,39 +108,9 @@ pub fn play_game(settings: &Settings, index: u64, searcher: &mut Searcher, solve
     GameRecord { index, moves, labelled, solved, values, scores }
 }
 
-/// The game indices already in `path`, after checking its header; a torn last line (an interrupted
-/// write) is cut off.
-fn resume(path: &str, header: &str) -> Result<HashSet<u64>, String> {
-    let mut done = HashSet::new();
-    let Ok(file) = std::fs::File::open(path) else { return Ok(done) };
-    let mut reader = BufReader::new(file);
-    let (mut line, mut good_len, mut first) = (String::new(), 0u64, true);
-    loop {
-        line.clear();
-        let n = reader.read_line(&mut line).map_err(|e| format!("cannot read {path}: {e}"))?;
-        if n == 0 || !line.ends_with('\n') {
-            break;
-        }
-        let text = line.trim_end();
-        if first {
-            if text != header {
-                return Err(format!("{path} was made with other settings:\n  {text}\nnot\n  {header}"));
-            }
-            first = false;
-        } else {
-            let record = GameRecord::parse(text).map_err(|e| format!("{path}: {e}"))?;
-            done.insert(record.index);
-        }
-        good_len += n as u64;
-    }
-    let file = OpenOptions::new().write(true).open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
-    file.set_len(good_len).map_err(|e| format!("cannot truncate {path}: {e}"))?;
-    Ok(done)
-}
-
 pub fn run(settings: &Settings, out: &str) -> Result<(), String> {
     let header = settings.header();
-    let done = resume(out, &header)?;
+    let done = crate::record::resume(out, &header, |l| GameRecord::parse(l).map(|r| r.index))?;
     let mut file =
         OpenOptions::new().create(true).append(true).open(out).map_err(|e| format!("cannot open {out}: {e}"))?;
     let write_err = |e: std::io::Error| format!("cannot write {out}: {e}");
