@@ -10,7 +10,7 @@
 
 pub mod build;
 
-use crate::eval::learned::{canonical, symmetry};
+use crate::eval::learned::{canonical, fnv1a, symmetry};
 use crate::rules::board::{Board, Move};
 use crate::rules::square::Square;
 use std::collections::HashMap;
@@ -119,11 +119,6 @@ const MAGIC: &[u8; 4] = b"EBBK";
 const VERSION: u32 = 1;
 const HEADER: usize = 4 + 4 + 4 + 4 + 8;
 const ENTRY_BYTES: usize = 8 + 8 + 5;
-
-/// FNV-1a, 64 bits, as the evaluation file's checksum (a copy: `eval` keeps its own private).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3))
-}
 
 /// The positions, by canonical board.
 #[derive(Clone, Default, PartialEq, Eq, Debug)]
@@ -318,7 +313,7 @@ impl Book {
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(self.len() as u32).to_le_bytes());
         out.extend_from_slice(&0u32.to_le_bytes());
-        out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+        out.extend_from_slice(&fnv1a(body.iter().copied()).to_le_bytes());
         out.extend_from_slice(&body);
         out
     }
@@ -343,7 +338,7 @@ impl Book {
         if body.len() != expected {
             return Err(BookError::Size { expected, found: body.len() });
         }
-        if fnv1a(body) != u64_at(bytes, 16) {
+        if fnv1a(body.iter().copied()) != u64_at(bytes, 16) {
             return Err(BookError::Checksum);
         }
         let mut entries = HashMap::with_capacity(count);

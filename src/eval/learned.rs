@@ -337,8 +337,9 @@ const MAGIC: &[u8; 4] = b"EBEV";
 const VERSION: u32 = 1;
 const HEADER: usize = 4 + 4 + 8 + 4 + 4 + 8;
 
-/// FNV-1a, 64 bits: the checksum of a weight file and the fingerprint of the feature layout.
-fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+/// FNV-1a, 64 bits: the checksum of a weight file (and of a book file, `crate::book`) and the
+/// fingerprint of the feature layout.
+pub(crate) fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
     bytes.into_iter().fold(0xCBF2_9CE4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3))
 }
 

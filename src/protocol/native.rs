@@ -34,9 +34,7 @@ pub fn run(
     book: Book,
     book_file: Option<std::path::PathBuf>,
 ) -> std::io::Result<()> {
-    let mut native = Native::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator);
-    native.engine.set_book(book, book_file);
-    native.run();
+    Native::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator).with_book(book, book_file).run();
     Ok(())
 }
 

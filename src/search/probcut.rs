@@ -18,8 +18,7 @@ const LEVELS: [(f64, u32); 5] = [(1.1, 73), (1.5, 87), (2.0, 95), (2.4, 98), (2.
 impl Selectivity {
     /// No Multi-ProbCut: the search prunes nothing unsoundly.
     pub const EXACT: Selectivity = Selectivity(LEVELS.len() as u8);
-    /// The least and the most selective levels.
-    pub const LEAST: Selectivity = Selectivity(LEVELS.len() as u8 - 1);
+    /// The most selective level.
     pub const MOST: Selectivity = Selectivity(0);
 
     /// The level named by its percentage (73, 87, 95, 98, 99, or 100 for none).
