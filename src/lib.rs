@@ -1,8 +1,8 @@
 //! ebony: an Othello engine, in layers that import only downward: `rules` (the game), then `formats`
-//! (position and game files) and `eval` (static evaluations), then `search` (the midgame search and the
-//! exact endgame solver below its API), then `book` (the opening book and the tools that grow it, beside
-//! and above the search), then `engine` (a game session: game, searcher, options), then
-//! `protocol` (the front ends, which drive an `Engine`) and `cli` (the tools).
+//! (position and game files, file checksums) and `eval` (static evaluations), then `search` (the
+//! midgame search and the exact endgame solver below its API), then `book` (the opening book and the
+//! tools that grow it, beside and above the search), then `engine` (a game session: game, searcher,
+//! options), then `protocol` (the front ends, which drive an `Engine`) and `cli` (the tools).
 //! `main.rs` only parses the command line and picks one of them.
 
 pub mod book;

@@ -10,9 +10,10 @@
 
 pub mod build;
 
-use crate::eval::learned::{canonical, fnv1a, symmetry};
+use crate::formats::fnv1a;
 use crate::rules::board::{Board, Move};
 use crate::rules::square::Square;
+use crate::rules::symmetry::{canonical, symmetry};
 use std::collections::HashMap;
 use std::fmt;
 

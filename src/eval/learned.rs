@@ -14,8 +14,10 @@
 //! Weights are 16-bit, in 1/[`SCALE`] disc. The phase is the number of empties in steps of
 //! [`PHASE_WIDTH`]; neighbouring phases are tied in the fit so that the estimate moves smoothly.
 
+use crate::formats::fnv1a;
 use crate::rules::masks::{neighbours, QUADRANTS};
 use crate::rules::movegen;
+use crate::rules::symmetry::symmetry;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -82,56 +84,6 @@ const POW3: [u32; MAX_SQUARES + 1] = {
     }
     t
 };
-
-/// Mirrors the board left to right (file a <-> file h).
-#[inline(always)]
-const fn mirror(b: u64) -> u64 {
-    let b = ((b >> 1) & 0x5555_5555_5555_5555) | ((b & 0x5555_5555_5555_5555) << 1);
-    let b = ((b >> 2) & 0x3333_3333_3333_3333) | ((b & 0x3333_3333_3333_3333) << 2);
-    ((b >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((b & 0x0F0F_0F0F_0F0F_0F0F) << 4)
-}
-
-/// Flips the board top to bottom (rank 1 <-> rank 8).
-#[inline(always)]
-const fn flip(b: u64) -> u64 {
-    b.swap_bytes()
-}
-
-/// Reflects the board in the a1-h8 diagonal.
-#[inline(always)]
-const fn transpose(b: u64) -> u64 {
-    let t = 0x0F0F_0F0F_0000_0000 & (b ^ (b << 28));
-    let b = b ^ t ^ (t >> 28);
-    let t = 0x3333_0000_3333_0000 & (b ^ (b << 14));
-    let b = b ^ t ^ (t >> 14);
-    let t = 0x5500_5500_5500_5500 & (b ^ (b << 7));
-    b ^ t ^ (t >> 7)
-}
-
-/// Symmetry `k` of the board: mirrors if bit 0, flips if bit 1, transposes if bit 2 (in that order).
-pub const fn symmetry(k: usize, b: u64) -> u64 {
-    let b = if k & 1 != 0 { mirror(b) } else { b };
-    let b = if k & 2 != 0 { flip(b) } else { b };
-    if k & 4 != 0 {
-        transpose(b)
-    } else {
-        b
-    }
-}
-
-/// All eight symmetries of a board, in the order of [`symmetry`].
-#[inline(always)]
-fn symmetries(b: u64) -> [u64; 8] {
-    let m = mirror(b);
-    let (f, mf) = (flip(b), flip(m));
-    [b, m, f, mf, transpose(b), transpose(m), transpose(f), transpose(mf)]
-}
-
-/// The smallest of the eight symmetric images of a position: one representative per class.
-pub fn canonical(p: u64, o: u64) -> (u64, u64) {
-    let (ps, os) = (symmetries(p), symmetries(o));
-    (0..8).map(|k| (ps[k], os[k])).min().unwrap_or((p, o))
-}
 
 /// One copy of a pattern: the squares of the board that a symmetry maps onto the canonical ones.
 #[derive(Clone, Copy)]
@@ -337,12 +289,6 @@ const MAGIC: &[u8; 4] = b"EBEV";
 const VERSION: u32 = 1;
 const HEADER: usize = 4 + 4 + 8 + 4 + 4 + 8;
 
-/// FNV-1a, 64 bits: the checksum of a weight file (and of a book file, `crate::book`) and the
-/// fingerprint of the feature layout.
-pub(crate) fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
-    bytes.into_iter().fold(0xCBF2_9CE4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3))
-}
-
 /// A fingerprint of the features and phases: a file made for other ones is refused.
 fn layout_fingerprint() -> u64 {
     let mut description = Vec::new();
@@ -502,6 +448,7 @@ pub fn move_pair_order(weights: &Weights, entries: &[crate::formats::obf::ObfEnt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::symmetry::canonical;
 
     #[test]
     fn builtin_weights_order_ffo_moves_and_estimate_their_scores() {
@@ -553,18 +500,6 @@ mod tests {
                 (p, !p & rng.rotate_left(17))
             })
             .collect()
-    }
-
-    #[test]
-    fn symmetries_are_bijections_of_squares() {
-        for k in 0..8 {
-            let image = (0..64).fold(0u64, |acc, s| acc | symmetry(k, 1 << s));
-            assert_eq!(image, u64::MAX, "symmetry {k}");
-            assert_eq!(symmetries(0x0123_4567_89AB_CDEF)[k], symmetry(k, 0x0123_4567_89AB_CDEF));
-        }
-        assert_eq!(mirror(1), 1 << 7);
-        assert_eq!(flip(1), 1 << 56);
-        assert_eq!(transpose(1 << 1), 1 << 8);
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The rules of Othello: squares, bitboard move generation, the position, stable discs, the game
-//! record and perft. Depends on nothing else in the crate.
+//! The rules of Othello: squares, bitboard move generation, the position, stable discs, the board's
+//! symmetries, the game record and perft. Depends on nothing else in the crate.
 
 pub mod board;
 pub mod game;
@@ -8,3 +8,4 @@ pub mod movegen;
 pub mod perft;
 pub mod square;
 pub mod stability;
+pub mod symmetry;

@@ -15,6 +15,7 @@
 use crate::record::{GameRecord, Label};
 use ebony::eval::learned::{self, Weights, FEATURES, PHASES, SCALE};
 use ebony::rules::movegen;
+use ebony::rules::symmetry::canonical;
 use std::collections::HashMap;
 
 pub struct Settings {
@@ -59,7 +60,7 @@ fn load(files: &[String], search_weight: f64) -> Result<(Vec<Sample>, Vec<Sample
                         search_weight * search as f64 + (1.0 - search_weight) * outcome as f64
                     }
                 };
-                let key = learned::canonical(l.board.player, l.board.opponent);
+                let key = canonical(l.board.player, l.board.opponent);
                 let entry = classes.entry(key).or_insert((0.0, 0.0, 0));
                 entry.0 += score;
                 entry.1 += truth as f64;
