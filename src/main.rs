@@ -75,7 +75,8 @@ enum Command {
         /// Depth of every search, 1 to 60 (the recorded signature is for the default).
         #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = in_range::<u32>(1, 60))]
         depth: u32,
-        /// Turn off a move-ordering feature (repeatable): tt-move, fastest-first, square-values.
+        /// Turn off a move-ordering feature (repeatable): tt-move, fastest-first, square-values,
+        /// evaluation.
         #[arg(long)]
         without: Vec<String>,
     },

@@ -4,7 +4,7 @@
 
 use super::api::{solve_empties, Control, Info, Limits, Observer, SearchResult, StopReason};
 use super::endgame;
-use super::ordering::{Features, MoveList, Scored};
+use super::ordering::{Features, MoveList, Scored, EVAL_ORDER_DEPTH};
 use super::probcut::{self, Selectivity};
 use super::timeman::{self, Deadlines};
 use super::tt::{Table, EXACT, NO_MOVE};
@@ -360,7 +360,14 @@ impl<'a> Worker<'a> {
     ) -> SearchResult {
         let empties = board.empty_count();
         let tt_move = self.tt.probe_board(board).map_or(NO_MOVE, |e| e.best);
-        let mut root: Vec<Scored> = MoveList::new(board, board.moves(), tt_move, self.features).collect();
+        let mut root: Vec<Scored> = MoveList::new(
+            board,
+            board.moves(),
+            tt_move,
+            self.features,
+            self.features.evaluation.then(|| self.evaluator.weights()),
+        )
+        .collect();
         let mut result = SearchResult {
             best: Move::Play(root[0].sq),
             score: 0,
@@ -706,7 +713,8 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let list = MoveList::new(board, moves, tt_move, self.features);
+        let weights = (depth >= EVAL_ORDER_DEPTH && self.features.evaluation).then(|| self.evaluator.weights());
+        let list = MoveList::new(board, moves, tt_move, self.features, weights);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
