@@ -29,7 +29,7 @@ def main(argv):
         first = exact = None
         for info in out.splitlines():
             w = info.split()
-            if w[0] != "info" or "pv" not in w:
+            if not w or w[0] != "info" or "pv" not in w:
                 continue
             depth, mv, ms = w[2], w[w.index("pv") + 1], int(w[w.index("time") + 1])
             if first is None and depth.split("@")[0] == str(empties) and scores.get(mv) == best:

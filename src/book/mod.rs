@@ -13,7 +13,7 @@ pub mod build;
 use crate::formats::fnv1a;
 use crate::rules::board::{Board, Move};
 use crate::rules::square::Square;
-use crate::rules::symmetry::{canonical, symmetry};
+use crate::rules::symmetry::{canonical, preimage, symmetry};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -95,9 +95,14 @@ pub struct BookMove {
 pub enum BookError {
     NotABook,
     Version(u32),
-    Size { expected: usize, found: usize },
+    Size {
+        expected: usize,
+        found: usize,
+    },
     Checksum,
     Unsorted,
+    /// An entry's leaf move is no square, pass or none (a file written by something else).
+    LeafMove(u8),
 }
 
 impl fmt::Display for BookError {
@@ -110,6 +115,7 @@ impl fmt::Display for BookError {
             }
             BookError::Checksum => write!(f, "the book file is corrupt (checksum mismatch)"),
             BookError::Unsorted => write!(f, "the book file is corrupt (positions out of order or repeated)"),
+            BookError::LeafMove(m) => write!(f, "the book file is corrupt (leaf move {m} is no square)"),
         }
     }
 }
@@ -179,8 +185,7 @@ impl Book {
             LEAF_PASS => Some(Move::Pass),
             c => {
                 let (_, k) = key_of(board);
-                let sq = (0..64u32).find(|&q| symmetry(k, 1u64 << q) == 1u64 << c)?;
-                Some(Move::Play(Square::from_index(sq)))
+                Some(Move::Play(Square::from_index(preimage(k, c) as u32)))
             }
         }
     }
@@ -351,6 +356,9 @@ impl Book {
             }
             last = Some(key);
             let b = &chunk[16..];
+            if b[2] > LEAF_NONE {
+                return Err(BookError::LeafMove(b[2]));
+            }
             let entry = Entry { value: b[0] as i8, leaf_score: b[1] as i8, leaf_move: b[2], depth: b[3], flags: b[4] };
             entries.insert(key, entry);
         }
@@ -477,6 +485,12 @@ mod tests {
         let mut version = bytes.clone();
         version[4] = 9;
         assert_eq!(Book::from_bytes(&version), Err(BookError::Version(9)));
+        // A leaf move past "none", with a checksum that matches: refused, not read as a square.
+        let mut leaf = bytes.clone();
+        leaf[HEADER + 16 + 2] = LEAF_NONE + 1;
+        let sum = fnv1a(leaf[HEADER..].iter().copied());
+        leaf[16..24].copy_from_slice(&sum.to_le_bytes());
+        assert_eq!(Book::from_bytes(&leaf), Err(BookError::LeafMove(LEAF_NONE + 1)));
     }
 
     #[test]

@@ -17,7 +17,7 @@
 use crate::formats::fnv1a;
 use crate::rules::masks::{neighbours, QUADRANTS};
 use crate::rules::movegen;
-use crate::rules::symmetry::symmetry;
+use crate::rules::symmetry::{preimage, symmetry};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -120,8 +120,7 @@ fn layout() -> &'static Layout {
             let mut seen: Vec<u64> = Vec::new();
             for k in 0..8 {
                 // The board square that symmetry k maps onto each canonical square, in digit order.
-                let sources: Vec<u8> =
-                    squares.iter().map(|&c| (0..64u8).find(|&q| symmetry(k, 1 << q) == 1 << c).unwrap_or(0)).collect();
+                let sources: Vec<u8> = squares.iter().map(|&c| preimage(k, c)).collect();
                 let region = sources.iter().fold(0u64, |r, &q| r | 1 << q);
                 if seen.contains(&region) {
                     continue;

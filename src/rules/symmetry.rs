@@ -38,6 +38,12 @@ pub const fn symmetry(k: usize, b: u64) -> u64 {
     }
 }
 
+/// The square that symmetry `k` maps onto `square` (0 = a1 ... 63 = h8): the inverse image, for
+/// reading a canonical square back on the board.
+pub fn preimage(k: usize, square: u8) -> u8 {
+    (0..64u8).find(|&q| symmetry(k, 1 << q) == 1 << square).unwrap_or(square)
+}
+
 /// All eight symmetries of a board, in the order of [`symmetry`].
 #[inline(always)]
 fn symmetries(b: u64) -> [u64; 8] {
@@ -62,7 +68,13 @@ mod tests {
             let image = (0..64).fold(0u64, |acc, s| acc | symmetry(k, 1 << s));
             assert_eq!(image, u64::MAX, "symmetry {k}");
             assert_eq!(symmetries(0x0123_4567_89AB_CDEF)[k], symmetry(k, 0x0123_4567_89AB_CDEF));
+            for square in 0..64u8 {
+                assert_eq!(symmetry(k, 1 << preimage(k, square)), 1 << square, "symmetry {k}, square {square}");
+            }
         }
+        assert_eq!(mirror(1), 1 << 7);
+        assert_eq!(flip(1), 1 << 56);
+        assert_eq!(transpose(1 << 1), 1 << 8);
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! a history table of cutoffs cost 12% more nodes; a shallow search at PV nodes without a table
 //! move never ran (iterative deepening always leaves one). With the learnt evaluation, the midgame's
 //! own key (a square table worth up to 5.6 replies added to the replies) took 100.7M nodes to depth 12
-//! where the solver's key takes 84.4M (8.45 s against 7.41 s). A depth-1 search of each child as
+//! where the solver's key takes 84.4M (8.45 s against 7.41 s). Measured with throwaway code, not
+//! kept (`scripts/bench-midgame --depth 16`, iteration-3 weights): a depth-1 search of each child as
 //! the key from depth 6, 8 or 10 on took 41.7M, 39.1M and 38.0M nodes to depth 16 (shallow searches
 //! counted) against 37.7M with the static evaluation alone; enhanced transposition cutoffs (a probe
 //! of every child before searching any) from depth 4, 6 or 8 saved 1% of the nodes and no time.
@@ -97,9 +98,11 @@ pub fn select_next<T: Copy>(list: &mut [T], i: usize, key: impl Fn(&T) -> i32) -
 const TT_MOVE_KEY: i32 = 1 << 30;
 
 /// From this depth on, the midgame orders a node's moves by its children's learnt evaluation too.
-/// Nodes to depth 16 on the bench positions (`scripts/bench-midgame --depth 16`): 44.7M without it,
-/// 37.8M from depth 3; with a weight of 64, 38.1M from depth 3 and 39.5M from depth 4, and to depth 14
-/// 34.0M from depth 2 against 30.2M without it.
+/// Nodes to depth 16 on the bench positions (`scripts/bench-midgame BINARY --depth 16 [--without
+/// evaluation]`): with the shipped weights 36.0M, against 42.0M without it (13.0M against 13.3M to
+/// depth 12). When it was chosen, with the iteration-3 weights: 37.8M against 44.7M; with a weight of
+/// 64, 38.1M from depth 3 and 39.5M from depth 4, and to depth 14 34.0M from depth 2 against 30.2M
+/// without it.
 pub const EVAL_ORDER_DEPTH: u32 = 3;
 
 /// Key points per 1/64 disc of a child's evaluation: 32 makes a disc half a reply. Nodes to depth 16
