@@ -18,7 +18,8 @@ const USAGE: &str = "usage:
   ebony-train gen --out FILE --games N [--seed S] [--shard K/N] [--random LO-HI] [--depth D]
                   [--noise N] [--solve E] [--endgame-noise N] [--eval WEIGHTS]
   ebony-train merge --out FILE FILE...
-  ebony-train fit --out WEIGHTS [--search-weight L] [--ridge R] [--smooth S] [--iterations N] FILE...
+  ebony-train fit --out WEIGHTS [--search-weight L] [--ridge R] [--smooth S] [--iterations N]
+                  FILE[@WEIGHT]...
   ebony-train probcut-data --out FILE --positions N [--seed S] [--shard K/N] [--depth D] [--eval WEIGHTS]
                   [--endgame 1] GAMEFILE...
   ebony-train probcut-fit --out RUST_FILE DATAFILE...";
@@ -160,7 +161,7 @@ fn fit(mut args: Args) -> Result<(), String> {
         smooth: args.number("smooth", 4.0)?,
         iterations: args.number("iterations", 150)?,
     };
-    let files = args.finish()?;
+    let files = args.finish()?.iter().map(|f| fit::weighted_file(f)).collect::<Result<Vec<_>, _>>()?;
     if files.is_empty() {
         return Err("fit needs at least one game file".to_string());
     }

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Where an engine gained or lost discs in a referee match: for each game, the value of the position
+after 8, 16, 24, 32 and 40 moves (ebony's search at a fixed depth; solved exactly from move 40, 20
+empties) and the final result, averaged per segment from one engine's side.
+
+A segment's average is what that engine's moves and its opponent's together did to its score there.
+Values before move 40 come from ebony's own search, which tends to agree with ebony's moves, so they
+flatter ebony a little; the last segment (exact values) does not.
+
+Usage: scripts/disc-loss.py RESULTS_JSONL ENGINE_NAME [--depth D] [--count N] [--ebony BINARY]
+Example: scripts/disc-loss.py runs/d8-vs-ntest8/results.jsonl ebony --depth 10
+"""
+import argparse
+import json
+import subprocess
+import sys
+
+import othello
+
+CHECKPOINTS = [8, 16, 24, 32, 40]
+SOLVE_FROM = 40
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("results")
+    parser.add_argument("engine")
+    parser.add_argument("--depth", type=int, default=10)
+    parser.add_argument("--count", type=int, default=0, help="the first N games (default all)")
+    parser.add_argument("--ebony", default="target/release/ebony")
+    args = parser.parse_args(argv)
+    with open(args.results) as f:
+        games = [g for g in map(json.loads, f) if g.get("type") == "game" and g.get("moves")]
+    if args.count:
+        games = games[:args.count]
+    judge = subprocess.Popen([args.ebony, "--no-book"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def black_value(pos, depth):
+        board, side = pos.board_string()
+        judge.stdin.write(f"setboard {board} {side}\ngo depth {depth}\n")
+        judge.stdin.flush()
+        score = 0
+        while True:
+            line = judge.stdout.readline()
+            if not line:
+                raise SystemExit("the judging engine ended")
+            words = line.split()
+            if words[:1] == ["info"]:
+                score = int(words[words.index("score") + 1])
+            elif words[:1] == ["bestmove"]:
+                return score if side == "X" else -score
+
+    sums = [0.0] * (len(CHECKPOINTS) + 1)
+    counted = 0
+    for game in games:
+        if args.engine not in (game["black"], game["white"]):
+            raise SystemExit(f"no engine {args.engine!r} in game {game.get('id')}")
+        sign = 1 if game["black"] == args.engine else -1
+        pos, played, values = othello.Position.start(), 0, []
+        for text in game["moves"]:
+            if played in CHECKPOINTS and len(values) < len(CHECKPOINTS) and not pos.is_over():
+                values.append(black_value(pos, 60 if played >= SOLVE_FROM else args.depth))
+            move = othello.PASS if text == "pass" else othello.parse_square(text)
+            if move is not othello.PASS and pos.must_pass():
+                pos = pos.play(othello.PASS)
+            pos = pos.play(move)
+            played += move is not othello.PASS
+        if len(values) < len(CHECKPOINTS) or not pos.is_over():
+            continue  # ended early (a forfeit) or too short to reach every checkpoint
+        series = values + [pos.disc_diff()]
+        sums[0] += sign * series[0]
+        for j in range(1, len(series)):
+            sums[j] += sign * (series[j] - series[j - 1])
+        counted += 1
+    judge.stdin.close()
+    judge.wait()
+    if not counted:
+        raise SystemExit("no finished game reached every checkpoint")
+    names = [f"after {CHECKPOINTS[0]}"] + [f"{a}-{b}" for a, b in zip(CHECKPOINTS, CHECKPOINTS[1:])]
+    names.append(f"{CHECKPOINTS[-1]}-end")
+    print(f"{counted} games; {args.engine}'s discs gained per segment of moves (depth {args.depth}, "
+          f"exact from move {SOLVE_FROM}):")
+    print("  ".join(f"{name}: {s / counted:+.2f}" for name, s in zip(names, sums)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
