@@ -34,23 +34,37 @@ fn bad_weight_files_are_refused() {
     let garbage = dir.join("garbage.ebev");
     std::fs::write(&garbage, "not weights").expect("written");
     let truncated = dir.join("truncated.ebev");
-    let real = std::fs::read("data/weights/iter1.ebev").expect("iteration-1 weights");
+    let real = ebony::eval::learned::builtin().to_bytes();
     std::fs::write(&truncated, &real[..real.len() / 2]).expect("written");
     assert_refused(&["--eval", garbage.to_str().expect("path")], "not an ebony evaluation file");
     assert_refused(&["--eval", truncated.to_str().expect("path")], "bytes of weights, expected");
+    // Fitted for the features before the edge-block pattern: valid then, refused now.
+    assert_refused(&["--eval", "data/weights/iter1.ebev"], "made for other features than this build's");
     assert_refused(&["--eval", dir.join("missing.ebev").to_str().expect("path")], "cannot read");
     std::fs::remove_dir_all(&dir).expect("cleaned");
 }
 
 #[test]
 fn eval_uses_the_weights_given() {
-    let weights = Weights::from_bytes(&std::fs::read("data/weights/iter1.ebev").expect("weights")).expect("valid");
+    // The built-in weights with every weight of the position's phase raised by a disc.
     let board = Board::START.play("f5".parse().expect("square"));
+    let builtin = ebony::eval::learned::builtin();
+    let size = ebony::eval::learned::phase_size();
+    let phase = ebony::eval::learned::phase((!(board.player | board.opponent)).count_ones());
+    let mut values = builtin.values().to_vec();
+    for v in &mut values[phase * size..][..size] {
+        *v = v.saturating_add(ebony::eval::learned::SCALE as i16);
+    }
+    let weights = Weights::from_values(values).expect("as many values");
+    let path = std::env::temp_dir().join(format!("ebony-cli-eval-{}.ebev", std::process::id()));
+    std::fs::write(&path, weights.to_bytes()).expect("written");
     let expected = weights.discs(board.player, board.opponent, board.moves());
-    let out = ebony(&["--eval", "data/weights/iter1.ebev"], "move f5\neval\nquit\n");
+    assert_ne!(expected, builtin.discs(board.player, board.opponent, board.moves()), "a different estimate");
+    let out = ebony(&["--eval", path.to_str().expect("path")], "move f5\neval\nquit\n");
+    std::fs::remove_file(&path).expect("cleaned");
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("eval {expected} for white"));
-    let builtin = ebony::eval::learned::builtin().discs(board.player, board.opponent, board.moves());
+    let builtin = builtin.discs(board.player, board.opponent, board.moves());
     let out = ebony(&[], "move f5\neval\nquit\n");
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("eval {builtin} for white"));
 }

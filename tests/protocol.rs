@@ -412,11 +412,11 @@ fn setboard_keeps_the_table_and_new_clears_it() {
     };
     let position = "setboard ------------------XO-O----XXOO-----XOX-----OOX------O----------- X";
     assert_eq!(engine.ask(position), Vec::<String>::new(), "a valid board");
-    engine.send("go depth 10");
+    engine.send("go depth 12");
     let first = nodes(engine.until(&["bestmove "]));
-    engine.send(&format!("{position}\ngo depth 10"));
+    engine.send(&format!("{position}\ngo depth 12"));
     let again = nodes(engine.until(&["bestmove "]));
-    engine.send(&format!("new\n{position}\ngo depth 10"));
+    engine.send(&format!("new\n{position}\ngo depth 12"));
     let fresh = nodes(engine.until(&["bestmove "]));
     assert!(again < first / 2, "the table was cleared: {first} then {again} nodes");
     assert_eq!(fresh, first);
