@@ -54,7 +54,7 @@ struct Sample {
 }
 
 /// Positions from game files, deduplicated by symmetry, split into (training, held out).
-fn load(files: &[(String, f64)], settings: &Settings) -> Result<(Vec<Sample>, Vec<Sample>, usize), String> {
+fn load(files: &[(String, f64)], search_weight: f64) -> Result<(Vec<Sample>, Vec<Sample>, usize), String> {
     let mut classes: HashMap<(u64, u64), (f64, f64, f64, u32)> = HashMap::new();
     let mut positions = 0usize;
     for (path, weight) in files {
@@ -71,7 +71,7 @@ fn load(files: &[(String, f64)], settings: &Settings) -> Result<(Vec<Sample>, Ve
                     Label::None => continue,
                     Label::Exact(s) | Label::Outcome { outcome: s, search: None } => s as f64,
                     Label::Outcome { outcome, search: Some(search) } => {
-                        settings.search_weight * search as f64 + (1.0 - settings.search_weight) * outcome as f64
+                        search_weight * search as f64 + (1.0 - search_weight) * outcome as f64
                     }
                 };
                 let key = canonical(l.board.player, l.board.opponent);
@@ -162,7 +162,7 @@ fn print_errors(name: &str, (by_phase, total): ([f64; PHASES], f64)) {
 }
 
 pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<(), String> {
-    let (train, test, positions) = load(files, settings)?;
+    let (train, test, positions) = load(files, settings.search_weight)?;
     let size = learned::phase_size();
     let n = PHASES * size;
     eprintln!(
@@ -280,7 +280,7 @@ pub(crate) mod tests {
     fn the_fit_reduces_the_error_on_what_it_fits() {
         let games = [(games_file("error"), 1.0)];
         let settings = Settings { search_weight: 0.0, ridge: 0.1, smooth: 0.0, iterations: 30 };
-        let (train, _, _) = load(&games, &settings).unwrap();
+        let (train, _, _) = load(&games, settings.search_weight).unwrap();
         let size = learned::phase_size();
         let n = PHASES * size;
         let zero_error = errors(&train, |_| 0.0).1;
@@ -297,6 +297,34 @@ pub(crate) mod tests {
         std::fs::remove_file(out).unwrap();
         let [(games, _)] = games;
         std::fs::remove_file(games).unwrap();
+    }
+
+    #[test]
+    fn a_file_weight_changes_the_fit_and_a_weight_of_one_does_not() {
+        let a = games_file("weight-a");
+        // Other games in the second file: the same generator from another seed.
+        let b = std::env::temp_dir().join(format!("ebony-train-fit-{}-weight-b.txt", std::process::id()));
+        let b = b.to_string_lossy().into_owned();
+        let settings = selfplay::Settings { seed: 10, noise: 0, ..selfplay::tests::quick() };
+        let (mut searcher, mut solver) = (Searcher::new(1), Solver::new(1));
+        let text: String =
+            (0..6).map(|i| format!("{}\n", selfplay::play_game(&settings, i, &mut searcher, &mut solver))).collect();
+        std::fs::write(&b, text).unwrap();
+        let settings = Settings { search_weight: 0.0, ridge: 1.0, smooth: 2.0, iterations: 8 };
+        let fit = |files: &[(String, f64)], n: u32| {
+            let out = std::env::temp_dir().join(format!("ebony-train-fit-{}-w{n}.bin", std::process::id()));
+            run(files, &settings, out.to_str().unwrap()).unwrap();
+            let bytes = std::fs::read(&out).unwrap();
+            std::fs::remove_file(out).unwrap();
+            bytes
+        };
+        let plain = fit(&[(a.clone(), 1.0), (b.clone(), 1.0)], 1);
+        let unit = fit(&[weighted_file(&format!("{a}@1")).unwrap(), (b.clone(), 1.0)], 2);
+        let heavy = fit(&[(a.clone(), 4.0), (b.clone(), 1.0)], 3);
+        assert_eq!(plain, unit);
+        assert_ne!(plain, heavy);
+        std::fs::remove_file(a).unwrap();
+        std::fs::remove_file(b).unwrap();
     }
 
     #[test]
