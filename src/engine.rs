@@ -259,8 +259,8 @@ impl Engine {
         self.searcher.set_hash_mb(hash_mb);
     }
 
-    /// How selective the midgame searches are from now on.
-    pub fn set_selectivity(&mut self, selectivity: Selectivity) {
+    /// How selective the midgame searches are from now on (`None`: each kind of search's default).
+    pub fn set_selectivity(&mut self, selectivity: Option<Selectivity>) {
         self.searcher.set_selectivity(selectivity);
     }
 }

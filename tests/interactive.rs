@@ -68,7 +68,7 @@ fn play_searches_and_plays_and_show_marks_the_last_move() {
     // `play` without limits thinks as the last `go`: depth 1.
     let play_infos: Vec<&String> =
         out.iter().skip_while(|l| !l.starts_with("bestmove")).skip(1).take_while(|l| l.starts_with("info")).collect();
-    assert!(play_infos.iter().all(|l| l.starts_with("info depth 1@73% ")), "{out:?}");
+    assert!(play_infos.iter().all(|l| l.starts_with("info depth 1@87% ")), "{out:?}");
     let moves: Vec<&String> = out.iter().filter(|l| l.starts_with("moves")).collect();
     assert_eq!(*moves[0], format!("moves {}", best[1]));
     assert_eq!(*moves[1], format!("moves {} {}", best[1], best[2]));
@@ -110,7 +110,7 @@ fn analyze_scores_every_move_best_first() {
     assert!(out
         .iter()
         .filter(|l| l.starts_with("analysis ") && *l != "analysis end")
-        .all(|l| l.contains(" depth 4@73% pv ")));
+        .all(|l| l.contains(" depth 4@87% pv ")));
     // Near the end every score is exact and matches the solver's best.
     let board = "OOOOXOOXXXXXXOOXXXXOOXXXXXXXOXOXXOXXOOOXXOOXOXXXX-XOOX--XX--O--- X";
     let out = stdout(&[], &format!("setboard {board}\nanalyze depth 10\n"));
@@ -195,4 +195,27 @@ fn eval_names_the_side_and_gives_the_result_of_a_finished_game() {
     assert!(out[0].starts_with("eval ") && out[0].ends_with(" for black"), "{}", out[0]);
     assert!(out[1].ends_with(" for white"), "{}", out[1]);
     assert_eq!(out[2], "eval -64 for white game over black wins by 64");
+}
+
+#[test]
+fn a_depth_searches_at_87_percent_and_nodes_at_58_until_a_level_is_set() {
+    let out = stdout(
+        &[],
+        "go depth 6\ngo nodes 20000\nset selectivity 95\ngo depth 6\ngo nodes 20000\nset selectivity auto\ngo depth 6\n",
+    );
+    // The level of each search's info lines, search by search.
+    let mut levels: Vec<Vec<&str>> = vec![Vec::new()];
+    for line in &out {
+        if line.starts_with("bestmove ") {
+            levels.push(Vec::new());
+        } else if let Some(depth) = line.strip_prefix("info depth ").and_then(|r| r.split(' ').next()) {
+            levels.last_mut().unwrap().push(depth.split_once('@').map_or("100%", |(_, p)| p));
+        }
+    }
+    levels.pop();
+    let expected = ["87%", "58%", "95%", "95%", "87%"];
+    assert_eq!(levels.len(), expected.len(), "{out:?}");
+    for (seen, want) in levels.iter().zip(expected) {
+        assert!(!seen.is_empty() && seen.iter().all(|p| *p == want), "{want}: {out:?}");
+    }
 }

@@ -73,11 +73,11 @@ fn exact_scores_equal_minimax_on_small_endgames() {
         }
         // The midgame search alone (a node limit never hands over to the endgame solver) ends exact
         // when it prunes nothing unsoundly, and is never called exact when it does.
-        fresh.set_selectivity(Selectivity::EXACT);
+        fresh.set_selectivity(Some(Selectivity::EXACT));
         let r = fresh.search(&b, &Limits::Nodes(u64::MAX), &mut Silent);
         assert!(r.exact, "{b:?}");
         assert_eq!(r.score, expected, "{b:?} midgame search");
-        fresh.set_selectivity(Selectivity::MOST);
+        fresh.set_selectivity(Some(Selectivity::MOST));
         let r = fresh.search(&b, &Limits::Nodes(u64::MAX), &mut Silent);
         assert_eq!(r.exact, b.is_game_over(), "{b:?} selective midgame search");
         assert!(r.exact || r.selectivity == Selectivity::MOST);
@@ -358,7 +358,7 @@ fn selective_levels_search_fewer_nodes_and_mostly_agree() {
     for percent in [100, 95, 73] {
         let level = Selectivity::from_percent(percent).expect("a level");
         let mut s = Searcher::new(16);
-        s.set_selectivity(level);
+        s.set_selectivity(Some(level));
         let (mut nodes, mut agree) = (0, 0);
         for (i, b) in boards.iter().enumerate() {
             s.new_game();

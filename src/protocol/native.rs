@@ -576,7 +576,7 @@ mod tests {
     fn go_prints_one_bestmove_and_keeps_the_position() {
         let out = session("go depth 2\nmoves\n");
         assert_eq!(out.iter().filter(|l| l.starts_with("bestmove ")).count(), 1);
-        assert!(out.iter().any(|l| l.starts_with("info depth 2@73% score ")));
+        assert!(out.iter().any(|l| l.starts_with("info depth 2@87% score ")));
         assert_eq!(out.last().map(String::as_str), Some("moves"));
     }
 

@@ -49,7 +49,7 @@ pub enum Command {
     Load(String),
     Save(Format, Option<String>),
     SetHash(usize),
-    SetSelectivity(Selectivity),
+    SetSelectivity(Option<Selectivity>),
     SetBook(BookOption),
     /// `learn [depth N]`: the game into the book, its new positions searched at that level.
     Learn(Option<u32>),
@@ -291,8 +291,8 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "set",
-        args: "hash MB | selectivity P | book on|off|randomness N",
-        help: "resize the transposition table to MB megabytes (1 to 4096), clearing it; or set how selective the midgame search is (P: 73, 87, 95, 98, 99 or 100 for none); or use the opening book or not, or pick among its moves within N discs of the best (0 to 64)",
+        args: "hash MB | selectivity P|auto | book on|off|randomness N",
+        help: "resize the transposition table to MB megabytes (1 to 4096), clearing it; or set how selective the midgame search is (P: 58, 73, 87, 95, 98, 99 or 100 for none; auto: 87 for a depth, 58 for a time or nodes); or use the opening book or not, or pick among its moves within N discs of the best (0 to 64)",
         during_search: false,
         parse: set,
     },
@@ -461,7 +461,8 @@ fn ping(i: &str) -> PResult<'_, Command> {
 
 fn set(i: &str) -> PResult<'_, Command> {
     let hash = map(preceded(keyword("hash"), cut(number("hash megabytes", 1, MAX_HASH_MB))), Command::SetHash);
-    let selectivity = map(preceded(keyword("selectivity"), cut(selectivity)), Command::SetSelectivity);
+    let level = alt((value(None, keyword("auto")), map(selectivity, Some)));
+    let selectivity = map(preceded(keyword("selectivity"), cut(level)), Command::SetSelectivity);
     let book = map(preceded(keyword("book"), cut(book_option)), Command::SetBook);
     expect("an option: hash, selectivity or book", alt((hash, selectivity, book)))(i)
 }
@@ -730,9 +731,14 @@ mod tests {
         assert_eq!(ok("learn depth 6"), Command::Learn(Some(6)));
         assert_eq!(err("learn 6"), "learn: expected depth N, found '6'");
         assert_eq!(err("learn depth 0"), "learn: depth 0 out of range 1 to 60");
-        assert_eq!(ok("set selectivity 95"), Command::SetSelectivity(Selectivity::from_percent(95).unwrap()));
-        assert_eq!(ok("set selectivity 100"), Command::SetSelectivity(Selectivity::EXACT));
-        assert_eq!(err("set selectivity 50"), "set: selectivity 50 is not a level: 73, 87, 95, 98, 99, 100");
+        assert_eq!(ok("set selectivity 95"), Command::SetSelectivity(Selectivity::from_percent(95)));
+        assert_eq!(ok("set selectivity 100"), Command::SetSelectivity(Some(Selectivity::EXACT)));
+        assert_eq!(ok("SET SELECTIVITY AUTO"), Command::SetSelectivity(None));
+        assert_eq!(
+            err("set selectivity autox"),
+            "set: bad number 'autox' for selectivity percent: expected an integer from 1 to 100"
+        );
+        assert_eq!(err("set selectivity 50"), "set: selectivity 50 is not a level: 58, 73, 87, 95, 98, 99, 100");
         assert_eq!(err("set selectivity 0"), "set: selectivity percent 0 out of range 1 to 100");
         assert_eq!(err("set hash 0"), "set: hash megabytes 0 out of range 1 to 4096");
         assert_eq!(err("set hash 5000"), "set: hash megabytes 5000 out of range 1 to 4096");
