@@ -244,8 +244,11 @@ pub fn canonical_indices() -> Vec<u32> {
                     .collect()
             })
             .collect();
+        let mut digits = [0u32; MAX_SQUARES];
         for config in 0..POW3[squares.len()] {
-            let digits: Vec<u32> = (0..squares.len()).map(|i| config / POW3[i] % 3).collect();
+            for (i, d) in digits.iter_mut().enumerate().take(squares.len()) {
+                *d = config / POW3[i] % 3;
+            }
             let canon = perms
                 .iter()
                 .map(|perm| digits.iter().zip(perm).map(|(&d, &j)| d * POW3[j]).sum::<u32>())
@@ -257,6 +260,12 @@ pub fn canonical_indices() -> Vec<u32> {
     let len = table.len() as u32;
     table.extend(len..phase_size() as u32);
     table
+}
+
+/// The smallest index of each class of `canon` ([`canonical_indices`]), in increasing order: the
+/// indices a version-2 file stores.
+fn representatives(canon: &[u32]) -> impl Iterator<Item = usize> + '_ {
+    canon.iter().enumerate().filter(|&(i, &c)| i == c as usize).map(|(i, _)| i)
 }
 
 /// What a weight file can be wrong about.
@@ -271,6 +280,8 @@ pub enum WeightsError {
         found: usize,
     },
     Checksum,
+    /// Weights that differ within a class of symmetric configurations (the fit ties them).
+    Untied,
 }
 
 impl fmt::Display for WeightsError {
@@ -283,6 +294,7 @@ impl fmt::Display for WeightsError {
                 write!(f, "the evaluation file holds {found} bytes of weights, expected {expected}")
             }
             WeightsError::Checksum => write!(f, "the evaluation file is corrupt (checksum mismatch)"),
+            WeightsError::Untied => write!(f, "the weights differ within a class of symmetric configurations"),
         }
     }
 }
@@ -290,7 +302,10 @@ impl fmt::Display for WeightsError {
 impl std::error::Error for WeightsError {}
 
 const MAGIC: &[u8; 4] = b"EBEV";
-const VERSION: u32 = 1;
+/// Version 2 stores one weight per class of symmetric configurations; version 1 stored every index
+/// (read still).
+const VERSION: u32 = 2;
+const VERSION_FULL: u32 = 1;
 const HEADER: usize = 4 + 4 + 8 + 4 + 4 + 8;
 
 /// A fingerprint of the features and phases: a file made for other ones is refused.
@@ -326,11 +341,19 @@ impl Weights {
         Weights { values: vec![0; PHASES * phase_size()].into_boxed_slice() }
     }
 
-    /// Weights phase by phase, `PHASES * phase_size()` of them.
+    /// Weights phase by phase, `PHASES * phase_size()` of them, tied as the fit ties them (every
+    /// index of a class of symmetric configurations, [`canonical_indices`], has the same weight).
     pub fn from_values(values: Vec<i16>) -> Result<Weights, WeightsError> {
-        let expected = PHASES * phase_size();
+        let size = phase_size();
+        let expected = PHASES * size;
         if values.len() != expected {
             return Err(WeightsError::Size { expected: 2 * expected, found: 2 * values.len() });
+        }
+        let canon = canonical_indices();
+        for phase in values.chunks_exact(size) {
+            if canon.iter().enumerate().any(|(i, &c)| phase[i] != phase[c as usize]) {
+                return Err(WeightsError::Untied);
+            }
         }
         Ok(Weights { values: values.into_boxed_slice() })
     }
@@ -345,7 +368,9 @@ impl Weights {
     }
 
     /// The file format: "EBEV", version (u32), layout fingerprint (u64), phases (u32), weights a
-    /// phase (u32), FNV-1a of the weight bytes (u64), then the weights as i16, all little-endian.
+    /// phase (u32), FNV-1a of the weight bytes (u64), then the weights as i16, all little-endian:
+    /// phase by phase, the weight of each class of symmetric configurations once, at its smallest
+    /// index (version 2), or every index's (version 1).
     pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
         if bytes.len() < HEADER || &bytes[..4] != MAGIC {
             return Err(WeightsError::NotAWeightFile);
@@ -353,25 +378,46 @@ impl Weights {
         let u32_at = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
         let u64_at = |i: usize| u64::from(u32_at(i)) | u64::from(u32_at(i + 4)) << 32;
         let version = u32_at(4);
-        if version != VERSION {
+        if version != VERSION && version != VERSION_FULL {
             return Err(WeightsError::Version(version));
         }
         if u64_at(8) != layout_fingerprint() || u32_at(16) as usize != PHASES || u32_at(20) as usize != phase_size() {
             return Err(WeightsError::Layout);
         }
+        let size = phase_size();
+        let canon = canonical_indices();
+        let stored = if version == VERSION { representatives(&canon).count() } else { size };
         let body = &bytes[HEADER..];
-        let expected = 2 * PHASES * phase_size();
+        let expected = 2 * PHASES * stored;
         if body.len() != expected {
             return Err(WeightsError::Size { expected, found: body.len() });
         }
         if fnv1a(body.iter().copied()) != u64_at(24) {
             return Err(WeightsError::Checksum);
         }
-        Weights::from_values(body.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect())
+        let read: Vec<i16> = body.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
+        if version == VERSION_FULL {
+            return Weights::from_values(read);
+        }
+        let mut values = vec![0i16; PHASES * size];
+        for (phase, stored) in values.chunks_exact_mut(size).zip(read.chunks_exact(stored)) {
+            for (i, value) in representatives(&canon).zip(stored) {
+                phase[i] = *value;
+            }
+            for i in 0..size {
+                phase[i] = phase[canon[i] as usize];
+            }
+        }
+        Ok(Weights { values: values.into_boxed_slice() })
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let body: Vec<u8> = self.values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let canon = canonical_indices();
+        let body: Vec<u8> = self
+            .values
+            .chunks_exact(phase_size())
+            .flat_map(|phase| representatives(&canon).flat_map(|i| phase[i].to_le_bytes()))
+            .collect();
         let mut out = Vec::with_capacity(HEADER + body.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
@@ -610,6 +656,33 @@ mod tests {
         let mut other = bytes;
         other[8] ^= 1;
         assert_eq!(Weights::from_bytes(&other).err(), Some(WeightsError::Layout));
+    }
+
+    #[test]
+    fn a_file_stores_each_class_once_and_full_files_still_read() {
+        let weights = tied_weights();
+        let compact = weights.to_bytes();
+        let classes = representatives(&canonical_indices()).count();
+        assert!(classes < phase_size() * 2 / 3, "{classes} classes of {} indices", phase_size());
+        assert_eq!(compact.len(), HEADER + 2 * PHASES * classes);
+        // The version-1 layout: every index's weight.
+        let body: Vec<u8> = weights.values().iter().flat_map(|v| v.to_le_bytes()).collect();
+        let mut full = compact[..HEADER].to_vec();
+        full[4..8].copy_from_slice(&VERSION_FULL.to_le_bytes());
+        full[24..32].copy_from_slice(&fnv1a(body.iter().copied()).to_le_bytes());
+        full.extend_from_slice(&body);
+        assert_eq!(Weights::from_bytes(&full).unwrap().values(), weights.values());
+        // A full file whose weights differ inside a class is refused, as are such values.
+        let (a, b) = (0..phase_size()).map(|i| (canonical_indices()[i] as usize, i)).find(|(c, i)| c != i).unwrap();
+        let mut values = weights.values().to_vec();
+        values[b] = values[a].wrapping_add(1);
+        assert_eq!(Weights::from_values(values).err(), Some(WeightsError::Untied));
+        let mut untied = full;
+        let at = HEADER + 2 * b;
+        untied[at] ^= 1;
+        let body = untied[HEADER..].to_vec();
+        untied[24..32].copy_from_slice(&fnv1a(body.iter().copied()).to_le_bytes());
+        assert_eq!(Weights::from_bytes(&untied).err(), Some(WeightsError::Untied));
     }
 
     #[test]
