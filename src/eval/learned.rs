@@ -225,8 +225,13 @@ pub fn features(p: u64, o: u64, moves: u64) -> [u32; FEATURES] {
 /// For each index of a phase's table: the smallest index of the same configuration read under the
 /// pattern's own symmetries (a rank is its own mirror image, the 3x3 corner block its own image in
 /// the diagonal, ...). The fit ties the weights of each such class, so that the evaluation of all
-/// eight symmetric images of a board is the same; global features map to themselves.
-pub fn canonical_indices() -> Vec<u32> {
+/// eight symmetric images of a board is the same; global features map to themselves. Built once.
+pub fn canonical_indices() -> &'static [u32] {
+    static CANONICAL: OnceLock<Vec<u32>> = OnceLock::new();
+    CANONICAL.get_or_init(build_canonical_indices)
+}
+
+fn build_canonical_indices() -> Vec<u32> {
     let mut table = Vec::with_capacity(phase_size());
     for squares in SHAPES {
         let mask = squares.iter().fold(0u64, |m, &s| m | 1 << s);
@@ -264,7 +269,7 @@ pub fn canonical_indices() -> Vec<u32> {
 
 /// The smallest index of each class of `canon` ([`canonical_indices`]), in increasing order: the
 /// indices a version-2 file stores.
-fn representatives(canon: &[u32]) -> impl Iterator<Item = usize> + '_ {
+fn representatives(canon: &'static [u32]) -> impl Iterator<Item = usize> {
     canon.iter().enumerate().filter(|&(i, &c)| i == c as usize).map(|(i, _)| i)
 }
 
@@ -386,7 +391,7 @@ impl Weights {
         }
         let size = phase_size();
         let canon = canonical_indices();
-        let stored = if version == VERSION { representatives(&canon).count() } else { size };
+        let stored = if version == VERSION { representatives(canon).count() } else { size };
         let body = &bytes[HEADER..];
         let expected = 2 * PHASES * stored;
         if body.len() != expected {
@@ -395,14 +400,14 @@ impl Weights {
         if fnv1a(body.iter().copied()) != u64_at(24) {
             return Err(WeightsError::Checksum);
         }
-        let read: Vec<i16> = body.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
+        let mut read = body.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
         if version == VERSION_FULL {
-            return Weights::from_values(read);
+            return Weights::from_values(read.collect());
         }
         let mut values = vec![0i16; PHASES * size];
-        for (phase, stored) in values.chunks_exact_mut(size).zip(read.chunks_exact(stored)) {
-            for (i, value) in representatives(&canon).zip(stored) {
-                phase[i] = *value;
+        for phase in values.chunks_exact_mut(size) {
+            for (i, value) in representatives(canon).zip(&mut read) {
+                phase[i] = value;
             }
             for i in 0..size {
                 phase[i] = phase[canon[i] as usize];
@@ -416,7 +421,7 @@ impl Weights {
         let body: Vec<u8> = self
             .values
             .chunks_exact(phase_size())
-            .flat_map(|phase| representatives(&canon).flat_map(|i| phase[i].to_le_bytes()))
+            .flat_map(|phase| representatives(canon).flat_map(|i| phase[i].to_le_bytes()))
             .collect();
         let mut out = Vec::with_capacity(HEADER + body.len());
         out.extend_from_slice(MAGIC);
@@ -662,7 +667,7 @@ mod tests {
     fn a_file_stores_each_class_once_and_full_files_still_read() {
         let weights = tied_weights();
         let compact = weights.to_bytes();
-        let classes = representatives(&canonical_indices()).count();
+        let classes = representatives(canonical_indices()).count();
         assert!(classes < phase_size() * 2 / 3, "{classes} classes of {} indices", phase_size());
         assert_eq!(compact.len(), HEADER + 2 * PHASES * classes);
         // The version-1 layout: every index's weight.
@@ -673,7 +678,8 @@ mod tests {
         full.extend_from_slice(&body);
         assert_eq!(Weights::from_bytes(&full).unwrap().values(), weights.values());
         // A full file whose weights differ inside a class is refused, as are such values.
-        let (a, b) = (0..phase_size()).map(|i| (canonical_indices()[i] as usize, i)).find(|(c, i)| c != i).unwrap();
+        let canon = canonical_indices();
+        let (a, b) = (0..phase_size()).map(|i| (canon[i] as usize, i)).find(|(c, i)| c != i).unwrap();
         let mut values = weights.values().to_vec();
         values[b] = values[a].wrapping_add(1);
         assert_eq!(Weights::from_values(values).err(), Some(WeightsError::Untied));
