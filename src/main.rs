@@ -8,6 +8,7 @@ use ebony::cli::{bench, book, perft, solve};
 use ebony::eval::learned::Weights;
 use ebony::eval::{Evaluator, Variant};
 use ebony::protocol::parser::MAX_HASH_MB;
+use ebony::search::Selectivity;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -75,6 +76,10 @@ enum Command {
         /// Depth of every search, 1 to 60 (the recorded signature is for the default).
         #[arg(long, default_value_t = bench::DEFAULT_DEPTH, value_parser = in_range::<u32>(1, 60))]
         depth: u32,
+        /// Multi-ProbCut's level in percent (58, 73, 87, 95, 98, 99 or 100: full width) instead of
+        /// the depth default (87; the recorded signature is for the default).
+        #[arg(long, value_parser = parse_selectivity)]
+        selectivity: Option<Selectivity>,
         /// Turn off a move-ordering feature (repeatable): tt-move, fastest-first, square-values,
         /// evaluation.
         #[arg(long)]
@@ -227,7 +232,7 @@ fn main() -> ExitCode {
             run_protocol(cli.protocol, cli.hash, evaluator, book, cli.book)
         }
         Some(Command::Perft { depth, board, divide }) => perft::run(depth, board.as_deref(), divide),
-        Some(Command::Bench { depth, without }) => bench::print(depth, &without, evaluator),
+        Some(Command::Bench { depth, selectivity, without }) => bench::print(depth, selectivity, &without, evaluator),
         Some(Command::Solve { file, board, all_moves, wld, first_number, range }) => solve::run(&solve::SolveArgs {
             file: file.as_deref(),
             board: board.as_deref(),
@@ -269,6 +274,13 @@ fn grow(args: &GrowArgs, must_exist: bool, hash_mb: usize, evaluator: Evaluator)
 }
 
 /// A number argument that must lie in `min..=max`: anything else is one clear error, never clamped.
+/// A selectivity level by its percentage (`--selectivity 95`).
+fn parse_selectivity(text: &str) -> Result<Selectivity, String> {
+    let levels = || Selectivity::percents().map(|p| p.to_string()).collect::<Vec<_>>().join(", ");
+    let percent: u32 = text.parse().map_err(|_| format!("expected a level in percent: {}", levels()))?;
+    Selectivity::from_percent(percent).ok_or_else(|| format!("{percent} is not a level: {}", levels()))
+}
+
 fn in_range<T>(min: u64, max: u64) -> clap::builder::RangedU64ValueParser<T>
 where
     T: TryFrom<u64> + Clone + Send + Sync + 'static,

@@ -25,6 +25,8 @@ fn out_of_range_numbers_are_refused() {
     assert_refused(&["--hash", "100000"], "100000 is not in 1..=4096");
     assert_refused(&["bench", "--depth", "0"], "0 is not in 1..=60");
     assert_refused(&["perft", "100"], "100 is not in 1..=20");
+    assert_refused(&["bench", "--selectivity", "90"], "90 is not a level: 58, 73, 87, 95, 98, 99, 100");
+    assert_refused(&["bench", "--selectivity", "most"], "expected a level in percent");
 }
 
 #[test]

@@ -270,9 +270,10 @@ fn time_limits_return_a_legal_move() {
 
 #[test]
 fn bench_prints_a_deterministic_node_count() {
-    let run = || {
+    let run = |extra: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_ebony"))
             .args(["bench", "--depth", "5"])
+            .args(extra)
             .output()
             .expect("run ebony bench");
         assert!(out.status.success());
@@ -286,9 +287,13 @@ fn bench_prints_a_deterministic_node_count() {
         assert_eq!(solved, ["0", "2", "4", "0"], "{text}");
         nodes
     };
-    let first = run();
-    assert!(first.parse::<u64>().expect("a number") > 30);
-    assert_eq!(first, run());
+    let first = run(&[]);
+    let nodes = first.parse::<u64>().expect("a number");
+    assert!(nodes > 30);
+    assert_eq!(first, run(&[]));
+    // A full-width search (100%) visits other nodes than the default level's cuts leave.
+    let full_width = run(&["--selectivity", "100"]).parse::<u64>().expect("a number");
+    assert_ne!(full_width, nodes, "--selectivity 100 searched as the default level did");
     let bad = Command::new(env!("CARGO_BIN_EXE_ebony"))
         .args(["bench", "--without", "nonsense"])
         .output()

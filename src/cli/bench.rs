@@ -5,7 +5,7 @@
 use crate::eval::Evaluator;
 use crate::rules::board::Position;
 use crate::search::ordering::Features;
-use crate::search::{Limits, Searcher, Silent};
+use crate::search::{Limits, Searcher, Selectivity, Silent};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -71,11 +71,19 @@ pub struct Line {
 }
 
 /// Searches every bench position to `depth` with the given ordering features, then solves the
-/// endgame positions, each from a new game; `each` sees every line as it completes.
-pub fn run(depth: u32, features: Features, evaluator: Evaluator, mut each: impl FnMut(&Line)) -> Vec<Line> {
+/// endgame positions, each from a new game; `each` sees every line as it completes. `selectivity`
+/// overrides the depth default of the midgame searches ([`crate::search::DEPTH_SELECTIVITY`]).
+pub fn run(
+    depth: u32,
+    selectivity: Option<Selectivity>,
+    features: Features,
+    evaluator: Evaluator,
+    mut each: impl FnMut(&Line),
+) -> Vec<Line> {
     let mut searcher = Searcher::new(HASH_MB);
     searcher.set_ordering(features);
     searcher.set_evaluator(evaluator);
+    searcher.set_selectivity(selectivity);
     let mut lines = Vec::with_capacity(POSITIONS.len() + ENDGAME_POSITIONS.len());
     let midgame = POSITIONS.iter().map(|text| (text, depth));
     let endgame = ENDGAME_POSITIONS.iter().map(|text| (text, 60));
@@ -97,9 +105,9 @@ pub fn run(depth: u32, features: Features, evaluator: Evaluator, mut each: impl 
     lines
 }
 
-/// `ebony bench`: runs the bench at `depth` without the ordering features named in `without`,
-/// printing a line per position, then the total nodes, time and nodes/s.
-pub fn print(depth: u32, without: &[String], evaluator: Evaluator) -> ExitCode {
+/// `ebony bench`: runs the bench at `depth` (at `selectivity` if given) without the ordering
+/// features named in `without`, printing a line per position, then the total nodes, time and nodes/s.
+pub fn print(depth: u32, selectivity: Option<Selectivity>, without: &[String], evaluator: Evaluator) -> ExitCode {
     let mut features = Features::ALL;
     for name in without {
         if !features.disable(name) {
@@ -107,7 +115,7 @@ pub fn print(depth: u32, without: &[String], evaluator: Evaluator) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let lines = run(depth, features, evaluator, |l| {
+    let lines = run(depth, selectivity, features, evaluator, |l| {
         let exact = if l.exact { " exact" } else { "" };
         say!(
             "{} depth {:>2} score {:>3}{exact:6} nodes {:>11} time {:>8.3}",
