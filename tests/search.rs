@@ -414,3 +414,61 @@ fn timed_searches_near_the_end_solve_at_rising_selectivity() {
         assert_eq!(r.score, solver.solve(&board, -64, 64, &mut Silent).score);
     }
 }
+
+#[test]
+fn exact_claims_after_selective_passes_in_a_game_are_true() {
+    // A game's last moves at 100 ms a move against ntest (referee log, 2026-11-24): after the
+    // selective end passes at 17 empties, the solves at 15, 13 and 11 empties reused the table and
+    // claimed g1 scores -6 at 11 empties, where it scores -34 (d1 scores -6).
+    let positions = [
+        "----XX--O-OXX---OXXOXXX-OXXXOXX-OOXXXOXOOOOXXXOO--OOOX-O-XXXXXX- O",
+        "--X-XX--O-XXX---OXXOXXX-OXXXOOOOOOXXXOOOOOOXXOOO--OOOX-O-XXXXXX- O",
+        "--X-XX--O-XXX-X-OXXOOXOOOXXXXOOOOOXXXOOOOOOXXOOO--OOOX-O-XXXXXX- O",
+        "--X-XX--OOXXX-X-OOOOOXOOOOXOXOOOOOXXOOOOOOXXXOOO-XXXXX-O-XXXXXX- O",
+    ];
+    let mut searcher = Searcher::new(16);
+    let mut judge = Searcher::new(16);
+    for text in positions {
+        let board = Position::parse(text).expect("a position").board;
+        let r = searcher.search(&board, &Limits::MoveTime(Duration::from_millis(100)), &mut Silent);
+        if !r.exact {
+            continue;
+        }
+        judge.new_game();
+        let truth = judge.search(&board, &Limits::Depth(60), &mut Silent);
+        assert_eq!(r.score, truth.score, "{text}: claimed {} with {:?}", r.score, r.best);
+        let Move::Play(sq) = r.best else { panic!("{text}: a pass") };
+        judge.new_game();
+        let after = judge.search(&board.play(sq), &Limits::Depth(60), &mut Silent);
+        assert_eq!(-after.score, truth.score, "{text}: {sq} claimed {}, scores {}", r.score, -after.score);
+    }
+}
+
+#[test]
+fn exact_claims_hold_through_the_endgames_of_games() {
+    // Endgames played on one table as in a game: timed searches (selective end passes, then the
+    // solver), the opponent's replies now the engine's own choice, now random. Each move the search
+    // calls exact must score what it claims.
+    let mut rng = Rng(0x5EED_0007);
+    let (mut searcher, mut judge) = (Searcher::new(16), Searcher::new(16));
+    let mut checked = 0;
+    for _ in 0..40 {
+        let Some(mut board) = random_position(19, &mut rng) else { continue };
+        searcher.new_game();
+        while !board.is_game_over() {
+            let r = searcher.search(&board, &Limits::MoveTime(Duration::from_millis(100)), &mut Silent);
+            if let (true, Move::Play(sq)) = (r.exact, r.best) {
+                judge.new_game();
+                let after = judge.search(&board.play(sq), &Limits::Depth(60), &mut Silent);
+                assert_eq!(-after.score, r.score, "{board:?}: {sq} claimed {}", r.score);
+                checked += 1;
+            }
+            board = if rng.below(2) == 0 {
+                random_move(&board, &mut rng)
+            } else {
+                board.try_play(r.best).expect("a legal move")
+            };
+        }
+    }
+    assert!(checked > 50, "only {checked} exact claims checked");
+}

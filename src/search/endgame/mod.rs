@@ -405,12 +405,17 @@ impl<'a> Search<'a> {
             self.margins = None;
         }
         let (score, best) = self.mtd(p, o, alpha, beta, guess.unwrap_or(0));
-        if best != NO_MOVE {
-            return (score, Move::Play(Square::from_index(best as u32)));
+        // The move that came with the score is only a candidate: a probe answered by the table gives
+        // the entry's move, which may come from a search that failed low there (the move with the
+        // best upper bound) or from a selective pass. Check that it reaches the score (one null-window
+        // probe on a warm table); else find one that does. A score that failed low is reached by
+        // none: any legal move is as good then.
+        if best != NO_MOVE && legal & (1u64 << best) != 0 && !self.stopped {
+            let f = movegen::flips(p, o, best as usize);
+            if -self.any(o ^ f, p ^ f ^ (1u64 << best), -score, 1 - score) >= score {
+                return (score, Move::Play(Square::from_index(best as u32)));
+            }
         }
-        // The last probe was answered by the table or the stability bound, which carry no move: find
-        // one that reaches the score (the table is warm, so these probes are cheap). A score that
-        // failed low is reached by none: any legal move is as good then.
         for sq in crate::rules::square::Squares(legal) {
             if self.stopped {
                 break;
