@@ -405,27 +405,37 @@ impl<'a> Search<'a> {
             self.margins = None;
         }
         let (score, best) = self.mtd(p, o, alpha, beta, guess.unwrap_or(0));
-        // The move that came with the score is only a candidate: a probe answered by the table gives
-        // the entry's move, which may come from a search that failed low there (the move with the
-        // best upper bound) or from a selective pass. Check that it reaches the score (one null-window
-        // probe on a warm table); else find one that does. A score that failed low is reached by
-        // none: any legal move is as good then.
-        if best != NO_MOVE && legal & (1u64 << best) != 0 && !self.stopped {
-            let f = movegen::flips(p, o, best as usize);
-            if -self.any(o ^ f, p ^ f ^ (1u64 << best), -score, 1 - score) >= score {
-                return (score, Move::Play(Square::from_index(best as u32)));
+        // In an exact solve the move that came with the score is only a candidate: a probe answered
+        // by the table gives the entry's move, which may come from a search that failed low there
+        // (the move with the best upper bound) or from a selective pass. Check that it reaches the
+        // score (one null-window probe on a warm table); else find one that does. When none does (a
+        // score that failed low), the candidate stays. A selective pass keeps its candidate: its own
+        // probes are estimates, and the first move in square order that one of them lets through
+        // would be no better.
+        let candidate = (best != NO_MOVE && legal & (1u64 << best) != 0).then_some(best as usize);
+        if let Some(sq) = candidate.filter(|_| self.margins.is_some()) {
+            return (score, Move::Play(Square::from_index(sq as u32)));
+        }
+        if let Some(sq) = candidate.filter(|_| !self.stopped) {
+            let f = movegen::flips(p, o, sq);
+            if -self.any(o ^ f, p ^ f ^ (1u64 << sq), -score, 1 - score) >= score {
+                return (score, Move::Play(Square::from_index(sq as u32)));
             }
         }
         for sq in crate::rules::square::Squares(legal) {
             if self.stopped {
                 break;
             }
+            if Some(sq.index()) == candidate {
+                continue;
+            }
             let f = movegen::flips(p, o, sq.index());
             if -self.any(o ^ f, p ^ f ^ sq.bit(), -score, 1 - score) >= score {
                 return (score, Move::Play(sq));
             }
         }
-        (score, Move::Play(Square::first(legal)))
+        let fallback = candidate.map_or(Square::first(legal), |sq| Square::from_index(sq as u32));
+        (score, Move::Play(fallback))
     }
 
     /// Null-window probes that close in on the score (MTD(f)) from `guess`: each probe is cheap and the
