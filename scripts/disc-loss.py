@@ -12,10 +12,10 @@ Example: scripts/disc-loss.py runs/d8-vs-ntest8/results.jsonl ebony --depth 10
 """
 import argparse
 import json
-import subprocess
 import sys
 
 import othello
+from judge import Judge
 
 CHECKPOINTS = [8, 16, 24, 32, 40]
 SOLVE_FROM = 40
@@ -33,23 +33,11 @@ def main(argv):
         games = [g for g in map(json.loads, f) if g.get("type") == "game" and g.get("moves")]
     if args.count:
         games = games[:args.count]
-    judge = subprocess.Popen([args.ebony, "--no-book"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    judge = Judge(args.ebony)
 
     def black_value(pos, depth):
-        board, side = pos.board_string()
-        judge.stdin.write(f"setboard {board} {side}\ngo depth {depth}\n")
-        judge.stdin.flush()
-        score = 0
-        while True:
-            line = judge.stdout.readline()
-            if not line:
-                raise SystemExit("the judging engine ended")
-            words = line.split()
-            if words[:1] == ["info"]:
-                score = int(words[words.index("score") + 1])
-            elif words[:1] == ["bestmove"]:
-                return score if side == "X" else -score
+        score = judge.score(pos, depth)
+        return score if pos.side == othello.BLACK else -score
 
     sums = [0.0] * (len(CHECKPOINTS) + 1)
     counted = 0
@@ -73,8 +61,7 @@ def main(argv):
         for j in range(1, len(series)):
             sums[j] += sign * (series[j] - series[j - 1])
         counted += 1
-    judge.stdin.close()
-    judge.wait()
+    judge.close()
     if not counted:
         raise SystemExit("no finished game reached every checkpoint")
     names = [f"after {CHECKPOINTS[0]}"] + [f"{a}-{b}" for a, b in zip(CHECKPOINTS, CHECKPOINTS[1:])]

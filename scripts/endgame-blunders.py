@@ -13,10 +13,10 @@ Example: scripts/endgame-blunders.py runs/100ms-vs-ntest16/results.jsonl ebony -
 """
 import argparse
 import json
-import subprocess
 import sys
 
 import othello
+from judge import Judge
 
 
 def main(argv):
@@ -28,26 +28,13 @@ def main(argv):
     args = parser.parse_args(argv)
     with open(args.results) as f:
         games = [g for g in map(json.loads, f) if g.get("type") == "game" and g.get("moves")]
-    judge = subprocess.Popen([args.ebony, "--no-book"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    judge = Judge(args.ebony)
 
     def value(pos):
         """The exact score for the side to move."""
         if pos.is_over():
             return pos.disc_diff() if pos.side == othello.BLACK else -pos.disc_diff()
-        board, side = pos.board_string()
-        judge.stdin.write(f"new\nsetboard {board} {side}\ngo depth 60\n")
-        judge.stdin.flush()
-        score = 0
-        while True:
-            line = judge.stdout.readline()
-            if not line:
-                raise SystemExit("the judging engine ended")
-            words = line.split()
-            if words[:1] == ["info"]:
-                score = int(words[words.index("score") + 1])
-            elif words[:1] == ["bestmove"]:
-                return score
+        return judge.score(pos, 60, new_game=True)
 
     def sign(v):
         return (v > 0) - (v < 0)
@@ -78,8 +65,7 @@ def main(argv):
                     print(f"game {game['id']} ply {ply} empties {empties}: {text} {before_value:+d} -> "
                           f"{after_value:+d}{' (outcome)' if changed else ''}, {1000 * took:.0f} ms")
             pos = after
-    judge.stdin.close()
-    judge.wait()
+    judge.close()
     print(f"{len(games)} games, {judged} moves of {args.engine} judged from {args.start} empties: "
           f"{blunders} lost value, {outcomes} changed the outcome, {lost / max(1, len(games)):.2f} discs a game")
 

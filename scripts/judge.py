@@ -1,0 +1,32 @@
+"""ebony as a judge of positions for the analysis scripts (disc-loss.py, endgame-blunders.py)."""
+import subprocess
+
+
+class Judge:
+    """An ebony process without its book; `score` searches a position with `go depth D`."""
+
+    def __init__(self, binary):
+        self.proc = subprocess.Popen([binary, "--no-book"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def score(self, pos, depth, new_game=False):
+        """The score of `go depth` for the side to move of `pos` (an othello.Position that is not
+        over); `new_game` clears ebony's table first, so that the answer depends on nothing before."""
+        board, side = pos.board_string()
+        prefix = "new\n" if new_game else ""
+        self.proc.stdin.write(f"{prefix}setboard {board} {side}\ngo depth {depth}\n")
+        self.proc.stdin.flush()
+        score = 0
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise SystemExit("the judging engine ended")
+            words = line.split()
+            if words[:1] == ["info"]:
+                score = int(words[words.index("score") + 1])
+            elif words[:1] == ["bestmove"]:
+                return score
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
