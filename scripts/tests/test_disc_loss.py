@@ -28,6 +28,13 @@ def first_move_game():
     return moves, pos.disc_diff()
 
 
+def write_one_game(path, moves):
+    """A results file holding one game of `moves`, engine a black and b white."""
+    with open(path, "w") as f:
+        f.write(json.dumps({"type": "match", "version": 1}) + "\n")
+        f.write(json.dumps({"type": "game", "id": 0, "black": "a", "white": "b", "moves": moves}) + "\n")
+
+
 @unittest.skipUnless(EBONY and os.path.exists(EBONY), "EBONY_BIN unset")
 class DiscLossTest(unittest.TestCase):
     def segments(self, results, engine):
@@ -39,9 +46,7 @@ class DiscLossTest(unittest.TestCase):
         moves, black_result = first_move_game()
         with tempfile.TemporaryDirectory() as tmp:
             results = os.path.join(tmp, "results.jsonl")
-            with open(results, "w") as f:
-                f.write(json.dumps({"type": "match", "version": 1}) + "\n")
-                f.write(json.dumps({"type": "game", "id": 0, "black": "a", "white": "b", "moves": moves}) + "\n")
+            write_one_game(results, moves)
             a, b = self.segments(results, "a"), self.segments(results, "b")
         self.assertEqual(len(a), 6)
         self.assertAlmostEqual(sum(a), black_result, places=6)

@@ -1,6 +1,5 @@
 """endgame-blunders.py against the real binary: what the two sides' listed moves lost adds up to the
 fall from the exact value at 16 empties to the game's result."""
-import json
 import os
 import re
 import subprocess
@@ -10,7 +9,7 @@ import unittest
 
 import othello
 from judge import Judge
-from tests.test_disc_loss import first_move_game
+from tests.test_disc_loss import first_move_game, write_one_game
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "..", "endgame-blunders.py")
@@ -44,9 +43,7 @@ class EndgameBlundersTest(unittest.TestCase):
         black_value = value if pos.side == othello.BLACK else -value
         with tempfile.TemporaryDirectory() as tmp:
             results = os.path.join(tmp, "results.jsonl")
-            with open(results, "w") as f:
-                f.write(json.dumps({"type": "match", "version": 1}) + "\n")
-                f.write(json.dumps({"type": "game", "id": 0, "black": "a", "white": "b", "moves": moves}) + "\n")
+            write_one_game(results, moves)
             lost_black, lost_white = self.lost(results, "a"), self.lost(results, "b")
         self.assertGreater(lost_black + lost_white, 0)  # playing the lowest square loses something
         self.assertEqual(lost_black - lost_white, black_value - black_result)
