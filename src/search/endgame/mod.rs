@@ -416,7 +416,8 @@ impl<'a> Search<'a> {
         if let Some(sq) = candidate.filter(|_| self.margins.is_some()) {
             return (score, Move::Play(Square::from_index(sq as u32)));
         }
-        if let Some(sq) = candidate.filter(|_| !self.stopped) {
+        let complete = !self.stopped;
+        if let Some(sq) = candidate.filter(|_| complete) {
             let f = movegen::flips(p, o, sq);
             if -self.any(o ^ f, p ^ f ^ (1u64 << sq), -score, 1 - score) >= score {
                 return (score, Move::Play(Square::from_index(sq as u32)));
@@ -433,6 +434,11 @@ impl<'a> Search<'a> {
             if -self.any(o ^ f, p ^ f ^ sq.bit(), -score, 1 - score) >= score {
                 return (score, Move::Play(sq));
             }
+        }
+        if complete && candidate.is_some() {
+            // The score was found before the time ran out in the checks: it stands, with its
+            // candidate, as it did before the checks were made.
+            self.stopped = false;
         }
         let fallback = candidate.map_or(Square::first(legal), |sq| Square::from_index(sq as u32));
         (score, Move::Play(fallback))
