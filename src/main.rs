@@ -276,9 +276,8 @@ fn grow(args: &GrowArgs, must_exist: bool, hash_mb: usize, evaluator: Evaluator)
 /// A number argument that must lie in `min..=max`: anything else is one clear error, never clamped.
 /// A selectivity level by its percentage (`--selectivity 95`).
 fn parse_selectivity(text: &str) -> Result<Selectivity, String> {
-    let levels = || Selectivity::percents().map(|p| p.to_string()).collect::<Vec<_>>().join(", ");
-    let percent: u32 = text.parse().map_err(|_| format!("expected a level in percent: {}", levels()))?;
-    Selectivity::from_percent(percent).ok_or_else(|| format!("{percent} is not a level: {}", levels()))
+    let percent: u32 = text.parse().map_err(|_| format!("expected a level in percent: {}", Selectivity::listed()))?;
+    Selectivity::parse_percent(percent)
 }
 
 fn in_range<T>(min: u64, max: u64) -> clap::builder::RangedU64ValueParser<T>

@@ -428,6 +428,7 @@ fn exact_claims_after_selective_passes_in_a_game_are_true() {
     ];
     let mut searcher = Searcher::new(16);
     let mut judge = Searcher::new(16);
+    let mut checked = 0;
     for text in positions {
         let board = Position::parse(text).expect("a position").board;
         let r = searcher.search(&board, &Limits::MoveTime(Duration::from_millis(100)), &mut Silent);
@@ -441,7 +442,10 @@ fn exact_claims_after_selective_passes_in_a_game_are_true() {
         judge.new_game();
         let after = judge.search(&board.play(sq), &Limits::Depth(60), &mut Silent);
         assert_eq!(-after.score, truth.score, "{text}: {sq} claimed {}, scores {}", r.score, -after.score);
+        checked += 1;
     }
+    // The last three (15, 13 and 11 empties) are solved exactly at once, whatever the machine's load.
+    assert!(checked >= 3, "only {checked} exact claims checked");
 }
 
 #[test]

@@ -489,12 +489,9 @@ fn learn(i: &str) -> PResult<'_, Command> {
 /// A selectivity level by its percentage.
 fn selectivity(i: &str) -> PResult<'_, Selectivity> {
     let (rest, percent) = number("selectivity percent", 1, 100)(i)?;
-    match Selectivity::from_percent(percent) {
-        Some(level) => Ok((rest, level)),
-        None => {
-            let levels: Vec<String> = Selectivity::percents().map(|p| p.to_string()).collect();
-            Err(nom::Err::Failure(Fail::new(i, format!("selectivity {percent} is not a level: {}", levels.join(", ")))))
-        }
+    match Selectivity::parse_percent(percent) {
+        Ok(level) => Ok((rest, level)),
+        Err(message) => Err(nom::Err::Failure(Fail::new(i, format!("selectivity {message}")))),
     }
 }
 

@@ -46,6 +46,16 @@ impl Selectivity {
         }
     }
 
+    /// [`Selectivity::from_percent`] for user input: the error names the levels there are.
+    pub fn parse_percent(percent: u32) -> Result<Selectivity, String> {
+        Selectivity::from_percent(percent).ok_or_else(|| format!("{percent} is not a level: {}", Selectivity::listed()))
+    }
+
+    /// The levels' percentages as a user reads them: `58, 73, 87, 95, 98, 99, 100`.
+    pub fn listed() -> String {
+        Selectivity::percents().map(|p| p.to_string()).collect::<Vec<_>>().join(", ")
+    }
+
     /// The percentages of every level, most selective first, 100 last.
     pub fn percents() -> impl Iterator<Item = u32> {
         LEVELS.iter().map(|&(_, p)| p).chain(std::iter::once(100))

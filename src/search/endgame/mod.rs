@@ -407,41 +407,36 @@ impl<'a> Search<'a> {
         let (score, best) = self.mtd(p, o, alpha, beta, guess.unwrap_or(0));
         // In an exact solve the move that came with the score is only a candidate: a probe answered
         // by the table gives the entry's move, which may come from a search that failed low there
-        // (the move with the best upper bound) or from a selective pass. Check that it reaches the
-        // score (one null-window probe on a warm table); else find one that does. When none does (a
-        // score that failed low), the candidate stays. A selective pass keeps its candidate: its own
-        // probes are estimates, and the first move in square order that one of them lets through
-        // would be no better.
-        let candidate = (best != NO_MOVE && legal & (1u64 << best) != 0).then_some(best as usize);
-        if let Some(sq) = candidate.filter(|_| self.margins.is_some()) {
-            return (score, Move::Play(Square::from_index(sq as u32)));
-        }
-        let complete = !self.stopped;
-        if let Some(sq) = candidate.filter(|_| complete) {
-            let f = movegen::flips(p, o, sq);
-            if -self.any(o ^ f, p ^ f ^ (1u64 << sq), -score, 1 - score) >= score {
-                return (score, Move::Play(Square::from_index(sq as u32)));
-            }
-        }
-        for sq in crate::rules::square::Squares(legal) {
-            if self.stopped {
-                break;
-            }
-            if Some(sq.index()) == candidate {
-                continue;
-            }
-            let f = movegen::flips(p, o, sq.index());
-            if -self.any(o ^ f, p ^ f ^ sq.bit(), -score, 1 - score) >= score {
+        // (the move with the best upper bound) or from a selective pass. It is played once a
+        // null-window probe shows it reaches the score; else a move that does. A selective pass keeps
+        // its candidate (its probes are estimates), as does a solve already stopped.
+        let candidate = (best != NO_MOVE && legal & (1u64 << best) != 0).then(|| Square::from_index(best as u32));
+        if let Some(sq) = candidate {
+            if self.margins.is_some() || self.stopped || self.reaches(p, o, sq, score) {
                 return (score, Move::Play(sq));
             }
         }
-        if complete && candidate.is_some() {
-            // The score was found before the time ran out in the checks: it stands, with its
-            // candidate, as it did before the checks were made.
-            self.stopped = false;
+        let mut others = crate::rules::square::Squares(legal).filter(|&sq| Some(sq) != candidate);
+        if let Some(sq) = others.find(|&sq| !self.stopped && self.reaches(p, o, sq, score)) {
+            return (score, Move::Play(sq));
         }
-        let fallback = candidate.map_or(Square::first(legal), |sq| Square::from_index(sq as u32));
-        (score, Move::Play(fallback))
+        match candidate {
+            // No move reaches the score (it failed low), or time ran out in the checks: the score
+            // was complete before them and stands with its candidate.
+            Some(sq) => {
+                self.stopped = false;
+                (score, Move::Play(sq))
+            }
+            // The last probe was answered without a move (by the table or the stability bound) and
+            // no move was found to reach the score, or the solve was stopped: any legal move.
+            None => (score, Move::Play(Square::first(legal))),
+        }
+    }
+
+    /// Whether the move `sq` reaches `score` (a null-window probe; false when stopped during it).
+    fn reaches(&mut self, p: u64, o: u64, sq: Square, score: i32) -> bool {
+        let f = movegen::flips(p, o, sq.index());
+        -self.any(o ^ f, p ^ f ^ sq.bit(), -score, 1 - score) >= score && !self.stopped
     }
 
     /// Null-window probes that close in on the score (MTD(f)) from `guess`: each probe is cheap and the
