@@ -6,7 +6,7 @@ use crate::book::{build, Book, BookMove};
 use crate::eval::Evaluator;
 use crate::rules::board::{Board, IllegalMove, Move, Position};
 use crate::rules::game::Game;
-use crate::search::{Limits, Observer, SearchResult, Searcher, Selectivity, StopReason};
+use crate::search::{Limits, Observer, Outcome, SearchResult, Searcher, Selectivity, StopReason};
 use std::time::Duration;
 
 /// Kept off a GUI's clock for the pipe and the GUI's own bookkeeping (NBoard's and GTP's clocks).
@@ -20,6 +20,8 @@ pub struct MoveScore {
     pub score: i32,
     /// The score is the exact final result.
     pub exact: bool,
+    /// Who wins after `mv`, when a win/loss/draw solve proved it but not the exact score.
+    pub outcome: Option<Outcome>,
     /// Plies searched, the move included.
     pub depth: u32,
     /// How selective the search was (`Selectivity::EXACT` when `exact`).
@@ -222,6 +224,7 @@ impl Engine {
                 mv,
                 score: sign * after.final_score(),
                 exact: true,
+                outcome: None,
                 depth,
                 selectivity: Selectivity::EXACT,
                 nodes: 0,
@@ -237,6 +240,7 @@ impl Engine {
             mv,
             score: sign * result.score,
             exact: result.exact,
+            outcome: result.outcome.map(|o| if sign < 0 { o.flip() } else { o }),
             depth: result.depth + 1,
             selectivity: result.selectivity,
             nodes: result.nodes,

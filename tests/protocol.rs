@@ -109,7 +109,7 @@ impl Drop for Engine {
     }
 }
 
-/// Checks an `info` line's shape: `info depth D[@P%] score S [exact] nodes N time MS nps N [pv MOVE ...]`.
+/// Checks an `info` line's shape: `info depth D[@P%] score S [exact|win|loss] nodes N time MS nps N [pv MOVE ...]`.
 fn check_info(line: &str) {
     let words: Vec<&str> = line.split(' ').collect();
     let mut w = words.iter().copied();
@@ -130,6 +130,11 @@ fn check_info(line: &str) {
     let mut next = w.next();
     if next == Some("exact") {
         assert!(selectivity.is_none(), "{line}");
+        next = w.next();
+    } else if next == Some("win") || next == Some("loss") {
+        // A win/loss/draw solve: sound, and its estimate on the proven side of 0.
+        assert!(selectivity.is_none(), "{line}");
+        assert_eq!(score.signum(), if next == Some("win") { 1 } else { -1 }, "{line}");
         next = w.next();
     }
     for key in ["nodes", "time", "nps"] {

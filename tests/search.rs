@@ -3,7 +3,7 @@
 
 use ebony::rules::board::{Board, Move, Position};
 use ebony::rules::square::Squares;
-use ebony::search::{Control, Info, Limits, Observer, Searcher, Selectivity, Silent, StopReason};
+use ebony::search::{Control, Info, Limits, Observer, Outcome, Searcher, Selectivity, Silent, StopReason};
 use std::process::Command;
 use support::Rng;
 
@@ -387,32 +387,102 @@ fn selective_levels_search_fewer_nodes_and_mostly_agree() {
     assert!(totals[2] * 3 < totals[0], "{totals:?}");
 }
 
+/// Between a level's win/loss/draw handover and its exact one (`solve_empties`, `exact_empties`: 17
+/// and 13 at depth 8) the search proves who wins: the outcome it claims is true, the move of a
+/// claimed win wins, and a draw is an exact 0 whose move draws. One table for all, as in a game.
+#[test]
+fn levels_prove_who_wins_before_solving_exactly() {
+    let mut rng = Rng(77);
+    let mut s = Searcher::new(16);
+    let mut solver = ebony::search::endgame::Solver::new(16);
+    let (mut wins, mut losses, mut draws) = (0, 0, 0);
+    while wins + losses + draws < 60 {
+        let empties = 14 + rng.below(4) as u32;
+        let Some(b) = random_position(empties, &mut rng) else { continue };
+        let r = s.search(&b, &Limits::Depth(8), &mut Silent);
+        assert_legal(&b, r.best);
+        let truth = solver.solve(&b, -64, 64, &mut Silent).score;
+        let after = match r.best {
+            Move::Play(sq) => b.play(sq),
+            Move::Pass => b.pass(),
+        };
+        let kept =
+            if after.is_game_over() { -after.final_score() } else { -solver.solve(&after, -64, 64, &mut Silent).score };
+        match (r.exact, r.outcome) {
+            (true, None) => {
+                assert_eq!((r.score, truth, kept), (0, 0, 0), "{b:?} {r:?}");
+                draws += 1;
+            }
+            (false, Some(Outcome::Win)) => {
+                assert!(truth > 0 && r.score > 0 && kept > 0, "{b:?} {r:?} {truth} {kept}");
+                wins += 1;
+            }
+            (false, Some(Outcome::Loss)) => {
+                assert!(truth < 0 && r.score < 0, "{b:?} {r:?} {truth}");
+                losses += 1;
+            }
+            _ => panic!("{b:?}: neither exact nor proven at {empties} empties: {r:?}"),
+        }
+    }
+    assert!(wins > 0 && losses > 0, "{wins} wins, {losses} losses, {draws} draws");
+}
+
 /// Near the end a timed search goes on with the solver's passes at rising selectivity, each reported
-/// with its level, and the last of them, given the time, is exact.
+/// with its level, then a win/loss/draw solve and the exact one, as far as the time allows; what
+/// each proves is true.
 #[test]
 fn timed_searches_near_the_end_solve_at_rising_selectivity() {
-    struct Levels(Vec<(u32, Selectivity, bool)>);
+    type Pass = (u32, Selectivity, bool, Option<Outcome>, i32);
+    struct Levels(Vec<Pass>);
     impl Observer for Levels {
         fn info(&mut self, info: &Info) {
-            self.0.push((info.depth, info.selectivity, info.exact));
+            self.0.push((info.depth, info.selectivity, info.exact, info.outcome, info.score));
         }
     }
     let mut rng = Rng(5);
-    let board = std::iter::from_fn(|| random_position(22, &mut rng)).find(|b| b.moves() != 0).expect("a position");
-    let mut s = Searcher::new(16);
-    let mut levels = Levels(Vec::new());
-    // 22 empties are more than the solver is handed at once with a 2 s budget (21).
-    let r = s.search(&board, &Limits::MoveTime(Duration::from_secs(2)), &mut levels);
-    assert_legal(&board, r.best);
-    let passes: Vec<_> = levels.0.iter().filter(|&&(depth, ..)| depth == 22).collect();
-    assert!(!passes.is_empty(), "{:?}", levels.0);
-    assert_eq!(passes[0].1, Selectivity::MOST, "{:?}", levels.0);
-    assert!(passes.windows(2).all(|w| w[0].1 < w[1].1), "{:?}", levels.0);
-    assert!(passes.iter().all(|&&(_, level, exact)| exact == level.is_exact()));
-    if r.exact {
-        let mut solver = ebony::search::endgame::Solver::new(16);
-        assert_eq!(r.score, solver.solve(&board, -64, 64, &mut Silent).score);
+    let mut solver = ebony::search::endgame::Solver::new(16);
+    let mut proven = 0;
+    for _ in 0..3 {
+        let board = std::iter::from_fn(|| random_position(20, &mut rng)).find(|b| b.moves() != 0).expect("a position");
+        let mut s = Searcher::new(16);
+        let mut levels = Levels(Vec::new());
+        // 20 empties are more than the solver is handed at once with a 300 ms budget (18).
+        let r = s.search(&board, &Limits::MoveTime(Duration::from_millis(300)), &mut levels);
+        assert_legal(&board, r.best);
+        let passes: Vec<&Pass> = levels.0.iter().filter(|&&(depth, ..)| depth == 20).collect();
+        assert!(!passes.is_empty(), "{:?}", levels.0);
+        assert_eq!(passes[0].1, Selectivity::MOST, "{:?}", levels.0);
+        // Surer and surer: the selective levels rise, then a proven outcome, then the exact score.
+        assert!(passes.windows(2).all(|w| w[0].1 < w[1].1 || (w[0].3.is_some() && w[1].2)), "{:?}", levels.0);
+        for &&(_, level, exact, outcome, score) in &passes {
+            if !level.is_exact() {
+                assert!(!exact && outcome.is_none(), "{:?}", levels.0);
+            } else if let Some(outcome) = outcome {
+                assert!(!exact);
+                let truth = solver.solve(&board, -64, 64, &mut Silent).score;
+                assert_eq!(Outcome::of(truth), Some(outcome), "{board:?} {:?}", levels.0);
+                assert_eq!(score.signum(), truth.signum(), "{:?}", levels.0);
+                proven += 1;
+            } else {
+                assert!(exact, "{:?}", levels.0);
+            }
+        }
+        let truth = solver.solve(&board, -64, 64, &mut Silent).score;
+        if r.exact {
+            assert_eq!(r.score, truth);
+        }
+        if r.exact || r.outcome.is_some() {
+            proven += 1;
+            // The move played keeps what was proven: the score when exact, the win when a win.
+            let Move::Play(sq) = r.best else { panic!("{r:?}") };
+            let after = board.play(sq);
+            let kept = -solver.solve(&after, -64, 64, &mut Silent).score;
+            if r.exact || r.outcome == Some(Outcome::Win) {
+                assert!(kept == truth || (r.outcome.is_some() && kept > 0), "{board:?} {r:?} {kept} {truth}");
+            }
+        }
     }
+    assert!(proven > 0, "nothing proven in 300 ms at 20 empties");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use crate::eval::Evaluator;
 use crate::rules::board::Position;
 use crate::search::ordering::Features;
-use crate::search::{Limits, Searcher, Selectivity, Silent};
+use crate::search::{Limits, Outcome, Searcher, Selectivity, Silent};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -15,7 +15,8 @@ pub const DEFAULT_DEPTH: u32 = 10;
 const HASH_MB: usize = 16;
 
 /// Thirty positions from 4 to 46 discs played (random legal games from a fixed seed), both sides
-/// to move; the later ones are solved exactly at bench depths of 14 and more.
+/// to move; the later ones are solved at bench depths of 12 and more (who wins, or the exact score:
+/// `crate::search::solve_empties`).
 pub const POSITIONS: [&str; 30] = [
     "-------------------XO------OO-----OXO------X-------------------- X",
     "-----------X------O-X-----OXXX----XOO----X---------------------- O",
@@ -66,6 +67,8 @@ pub struct Line {
     pub depth: u32,
     pub score: i32,
     pub exact: bool,
+    /// Who wins, when proven but not exact.
+    pub outcome: Option<Outcome>,
     pub nodes: u64,
     pub elapsed: Duration,
 }
@@ -96,6 +99,7 @@ pub fn run(
             depth: result.depth,
             score: result.score,
             exact: result.exact,
+            outcome: result.outcome,
             nodes: result.nodes,
             elapsed: result.elapsed,
         };
@@ -116,7 +120,12 @@ pub fn print(depth: u32, selectivity: Option<Selectivity>, without: &[String], e
         }
     }
     let lines = run(depth, selectivity, features, evaluator, |l| {
-        let exact = if l.exact { " exact" } else { "" };
+        let exact = match (l.exact, l.outcome) {
+            (true, _) => " exact",
+            (false, Some(Outcome::Win)) => " win",
+            (false, Some(Outcome::Loss)) => " loss",
+            (false, None) => "",
+        };
         say!(
             "{} depth {:>2} score {:>3}{exact:6} nodes {:>11} time {:>8.3}",
             l.position,

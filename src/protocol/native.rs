@@ -414,7 +414,7 @@ impl<W: Write> Observer for Listener<'_, W> {
     }
 }
 
-/// `info depth D[@P%] score S [exact] nodes N time MS nps N [pv MOVE ...]`.
+/// `info depth D[@P%] score S [exact|win|loss] nodes N time MS nps N [pv MOVE ...]`.
 struct InfoLine<'a>(&'a Info);
 
 impl fmt::Display for InfoLine<'_> {
@@ -424,6 +424,9 @@ impl fmt::Display for InfoLine<'_> {
         if info.exact {
             f.write_str(" exact")?;
         }
+        if let Some(outcome) = info.outcome {
+            write!(f, " {}", outcome.word())?;
+        }
         write!(f, " nodes {} time {} nps {}", info.nodes, info.elapsed.as_millis(), info.nps())?;
         if !info.pv.is_empty() {
             write!(f, " {}", MoveList("pv", &info.pv))?;
@@ -432,7 +435,7 @@ impl fmt::Display for InfoLine<'_> {
     }
 }
 
-/// `analysis MOVE score S [exact] depth D pv MOVE ...`: one move of `analyze`, scored for the side to
+/// `analysis MOVE score S [exact|win|loss] depth D pv MOVE ...`: one move of `analyze`, scored for the side to
 /// move.
 struct AnalysisLine<'a>(&'a MoveScore);
 
@@ -442,6 +445,9 @@ impl fmt::Display for AnalysisLine<'_> {
         write!(f, "analysis {} score {}", s.mv, s.score)?;
         if s.exact {
             f.write_str(" exact")?;
+        }
+        if let Some(outcome) = s.outcome {
+            write!(f, " {}", outcome.word())?;
         }
         write!(f, " depth {} {}", DepthLabel(s.depth, s.selectivity), MoveList("pv", &s.pv))
     }

@@ -2,7 +2,7 @@
 //! (negascout) whose PV and null-window nodes are specialised at compile time, a transposition
 //! table kept across the moves of a game, and move ordering from `ordering`.
 
-use super::api::{solve_empties, Control, Info, Limits, Observer, SearchResult, StopReason};
+use super::api::{exact_empties, solve_empties, Control, Info, Limits, Observer, Outcome, SearchResult, StopReason};
 use super::endgame;
 use super::ordering::{Features, MoveList, Scored, EVAL_ORDER_DEPTH};
 use super::probcut::{self, Selectivity};
@@ -26,7 +26,7 @@ impl Observer for Passed<'_> {
         let mut pv = Vec::with_capacity(info.pv.len() + 1);
         pv.push(Move::Pass);
         pv.extend_from_slice(&info.pv);
-        self.0.info(&Info { score: -info.score, pv, ..info.clone() });
+        self.0.info(&Info { score: -info.score, outcome: info.outcome.map(Outcome::flip), pv, ..info.clone() });
     }
 }
 
@@ -228,6 +228,7 @@ impl Searcher {
                     best: Move::Pass,
                     score: board.final_score(),
                     exact: true,
+                    outcome: None,
                     depth: 0,
                     selectivity: Selectivity::EXACT,
                     nodes: 0,
@@ -241,6 +242,7 @@ impl Searcher {
             let mut result = self.search(&board.pass(), limits, &mut passed);
             result.best = Move::Pass;
             result.score = -result.score;
+            result.outcome = result.outcome.map(Outcome::flip);
             result.pv.insert(0, Move::Pass);
             return result;
         }
@@ -248,22 +250,29 @@ impl Searcher {
         let solve = hand_over(empties, limits, start, deadlines.as_ref());
         let selectivity = self.selectivity(limits);
         let mut worker = Worker::new(&mut self.tt, &self.evaluator, &self.features, selectivity, observer, node_limit);
-        if !solve {
+        let Some(solve) = solve else {
             worker.hard_deadline = hard_deadline;
             // A timed search ends with the solver's selective passes once near enough the end.
             worker.end_passes = matches!(limits, Limits::MoveTime(_) | Limits::Clock { .. } | Limits::Infinite);
             return worker.iterate(board, max_depth, start, deadlines.as_ref());
-        }
-        // A shallow midgame search first gives the answer should the solver be stopped (by the hard
-        // deadline or the observer).
-        let fallback_depth = FALLBACK_DEPTH.min(empties.saturating_sub(1)).max(1);
-        let mut result = worker.iterate(board, fallback_depth, start, None);
+        };
+        // A midgame search first gives the answer should the solver be stopped (by the hard deadline
+        // or the observer), and the move and estimate of a proven loss or win.
+        let first_depth = match solve {
+            Solve::Exact => FALLBACK_DEPTH,
+            Solve::WinLossDraw => max_depth.min(WLD_ESTIMATE_DEPTH),
+        };
+        let mut result = worker.iterate(board, first_depth.min(empties.saturating_sub(1)).max(1), start, None);
         if worker.stop.is_some() {
             return result;
         }
         worker.tt.set_level(EXACT);
         let mut guarded = Guarded { inner: &mut *worker.observer, deadline: hard_deadline, stop: None };
-        let solution = endgame::solve(worker.tt, board, -64, 64, worker.evaluator.weights(), &mut guarded);
+        let (alpha, beta) = match solve {
+            Solve::Exact => (-64, 64),
+            Solve::WinLossDraw => (-1, 1),
+        };
+        let solution = endgame::solve(worker.tt, board, alpha, beta, worker.evaluator.weights(), &mut guarded);
         result.nodes += solution.nodes;
         result.elapsed = start.elapsed();
         if solution.aborted {
@@ -271,40 +280,53 @@ impl Searcher {
             return result;
         }
         debug_assert!(is_move(board, solution.best), "solver answered {:?}", solution.best);
-        result.best = solution.best;
-        result.score = solution.score;
-        result.exact = true;
         result.depth = empties;
         result.selectivity = Selectivity::EXACT;
-        result.pv = vec![solution.best];
         result.stop = StopReason::Solved;
-        worker.observer.info(&Info {
-            depth: empties,
-            score: solution.score,
-            exact: true,
-            selectivity: Selectivity::EXACT,
-            nodes: result.nodes,
-            elapsed: result.elapsed,
-            pv: result.pv.clone(),
-        });
+        Worker::prove(&mut result, solution.score, solution.best, solve == Solve::WinLossDraw);
+        worker.report(&result);
         result
     }
 }
 
-/// THE handover point to the exact endgame solver: whether it, rather than the midgame search,
-/// answers. Under a depth limit from the level's [`solve_empties`] on; under a time limit when
-/// the empties are few enough for the solver to finish (it is also stopped at the hard deadline,
-/// falling back on a shallow midgame search). Never under a node limit, so that node-limited
-/// searches stay comparable.
-fn hand_over(empties: u32, limits: &Limits, start: Instant, deadlines: Option<&Deadlines>) -> bool {
-    match *limits {
-        Limits::Depth(d) => empties <= solve_empties(d),
+/// One of the solver's passes at the end of a timed search.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum EndPass {
+    /// A solve at a selectivity (exact at `Selectivity::EXACT`).
+    At(Selectivity),
+    /// A win/loss/draw solve.
+    WinLossDraw,
+}
+
+/// What the solver is asked when it takes over from the midgame search.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Solve {
+    /// The exact score.
+    Exact,
+    /// Only who wins (a null-window search around 0).
+    WinLossDraw,
+}
+
+/// The depth of the midgame search before a win/loss/draw solve (at most the level's): its move is
+/// played, and its score given, when the solve proves a loss.
+const WLD_ESTIMATE_DEPTH: u32 = 8;
+
+/// THE handover point to the endgame solver: whether it, rather than the midgame search, answers,
+/// and what it is asked. Under a depth limit from the level's [`solve_empties`] on, exactly from
+/// its [`exact_empties`]; under a time limit exactly, when the empties are few enough for the
+/// solver to finish (it is also stopped at the hard deadline, falling back on a shallow midgame
+/// search). Never under a node limit, so that node-limited searches stay comparable.
+fn hand_over(empties: u32, limits: &Limits, start: Instant, deadlines: Option<&Deadlines>) -> Option<Solve> {
+    let exact = match *limits {
+        Limits::Depth(d) if empties <= exact_empties(d) => true,
+        Limits::Depth(d) => return (empties <= solve_empties(d)).then_some(Solve::WinLossDraw),
         Limits::Nodes(_) => false,
         Limits::Infinite => empties <= SOLVER_EMPTIES_UNTIMED,
         Limits::MoveTime(_) | Limits::Clock { .. } => {
             deadlines.is_some_and(|d| empties <= solvable_empties(d.hard.saturating_duration_since(start)))
         }
-    }
+    };
+    exact.then_some(Solve::Exact)
 }
 
 /// One search: its limits, counters, stop reason and PV buffers, over the searcher's table. Made
@@ -383,6 +405,7 @@ impl<'a> Worker<'a> {
             best: Move::Play(root[0].sq),
             score: 0,
             exact: false,
+            outcome: None,
             depth: 0,
             selectivity: self.selectivity,
             nodes: 0,
@@ -427,15 +450,7 @@ impl<'a> Worker<'a> {
             result.pv = self.root_pv();
             result.nodes = self.nodes;
             result.elapsed = start.elapsed();
-            self.observer.info(&Info {
-                depth,
-                score,
-                exact: result.exact,
-                selectivity: result.selectivity,
-                nodes: self.nodes,
-                elapsed: result.elapsed,
-                pv: result.pv.clone(),
-            });
+            self.report(&result);
             pace.update(depth, root[0].sq.index() as u8, score);
             if let Some(d) = deadlines {
                 if depth < max_depth && !timeman::start_next(&pace.apply(d), Instant::now(), took, growth) {
@@ -449,9 +464,10 @@ impl<'a> Worker<'a> {
         result
     }
 
-    /// The solver's passes at the worker's selectivity and then each surer level up to exact, each
-    /// from the last score, as long as time allows: a game move found fast near the end and proven
-    /// when there is time. `result` is the midgame's answer so far, kept if the first pass is cut.
+    /// The solver's passes at the worker's selectivity and then each surer level, then a
+    /// win/loss/draw solve and the exact one, each from the last score, as long as time allows: a
+    /// game move found fast near the end, then proven. `result` is the midgame's answer so far,
+    /// kept if the first pass is cut.
     fn end_passes(
         &mut self,
         board: &Board,
@@ -461,9 +477,13 @@ impl<'a> Worker<'a> {
         mut last_pass: Duration,
     ) -> SearchResult {
         let empties = board.empty_count();
-        let mut level = Some(self.selectivity);
+        let mut passes: Vec<EndPass> = std::iter::successors(Some(self.selectivity), |s| s.surer())
+            .filter(|s| !s.is_exact())
+            .map(EndPass::At)
+            .collect();
+        passes.extend([EndPass::WinLossDraw, EndPass::At(Selectivity::EXACT)]);
         let mut growth = timeman::DEFAULT_GROWTH;
-        while let Some(selectivity) = level {
+        for pass in passes {
             if let Some(d) = deadlines {
                 if !timeman::start_next(d, Instant::now(), last_pass, growth) {
                     result.stop = StopReason::Time;
@@ -472,8 +492,11 @@ impl<'a> Worker<'a> {
             }
             let pass_start = Instant::now();
             let mut guarded = Guarded { inner: &mut *self.observer, deadline: self.hard_deadline, stop: None };
-            let solution =
-                endgame::solve_at(self.tt, board, selectivity, result.score, self.evaluator.weights(), &mut guarded);
+            let weights = self.evaluator.weights();
+            let solution = match pass {
+                EndPass::At(level) => endgame::solve_at(self.tt, board, level, result.score, weights, &mut guarded),
+                EndPass::WinLossDraw => endgame::solve(self.tt, board, -1, 1, weights, &mut guarded),
+            };
             self.nodes += solution.nodes;
             if solution.aborted {
                 result.stop = guarded.stop.unwrap_or(StopReason::Stopped);
@@ -485,29 +508,63 @@ impl<'a> Worker<'a> {
             }
             last_pass = took;
             debug_assert!(is_move(board, solution.best), "solver answered {:?}", solution.best);
-            result.best = solution.best;
-            result.score = solution.score;
             result.depth = empties;
-            result.selectivity = selectivity;
-            result.exact = selectivity.is_exact();
-            result.stop = if result.exact { StopReason::Solved } else { StopReason::Depth };
-            result.pv = vec![solution.best];
             result.nodes = self.nodes;
             result.elapsed = start.elapsed();
-            self.observer.info(&Info {
-                depth: empties,
-                score: result.score,
-                exact: result.exact,
-                selectivity,
-                nodes: self.nodes,
-                elapsed: result.elapsed,
-                pv: result.pv.clone(),
-            });
-            level = selectivity.surer();
+            match pass {
+                EndPass::At(level) => {
+                    result.selectivity = level;
+                    Self::prove(&mut result, solution.score, solution.best, false);
+                    result.exact = level.is_exact();
+                }
+                EndPass::WinLossDraw => {
+                    result.selectivity = Selectivity::EXACT;
+                    Self::prove(&mut result, solution.score, solution.best, true);
+                }
+            }
+            result.stop = if result.exact { StopReason::Solved } else { StopReason::Depth };
+            self.report(&result);
+            if result.exact {
+                break;
+            }
         }
         result.nodes = self.nodes;
         result.elapsed = start.elapsed();
         result
+    }
+
+    /// Takes a solver's score and move into `result`. An exact solve's score and move are the
+    /// result (a selective pass's too, which its caller marks not exact). A win/loss/draw solve's
+    /// (`bound`) score proves a draw, exactly; a win, with its move, the estimate raised to the
+    /// proven bound if below it; or a loss, where it says nothing of which move is best: the
+    /// estimate's move stays, lowered to the bound if above.
+    fn prove(result: &mut SearchResult, score: i32, best: Move, bound: bool) {
+        let outcome = if bound { Outcome::of(score) } else { None };
+        result.outcome = outcome;
+        result.exact = outcome.is_none();
+        match outcome {
+            Some(Outcome::Loss) => result.score = result.score.min(score),
+            Some(Outcome::Win) => result.score = result.score.max(score),
+            None => result.score = score,
+        }
+        if outcome != Some(Outcome::Loss) {
+            result.best = best;
+            result.pv = vec![best];
+        }
+    }
+
+    /// Tells the observer of `result`, just completed.
+    fn report(&mut self, result: &SearchResult) {
+        self.observer.info(&Info {
+            depth: result.depth,
+            score: result.score,
+            exact: result.exact,
+            outcome: result.outcome,
+            selectivity: result.selectivity,
+            nodes: result.nodes,
+            elapsed: result.elapsed,
+            pv: result.pv.clone(),
+        });
     }
 
     /// Re-searches with wider windows until the score falls inside.

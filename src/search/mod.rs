@@ -11,6 +11,8 @@ mod probcut_stats;
 pub mod timeman;
 pub mod tt;
 
-pub use api::{solve_empties, Control, Info, Limits, Observer, SearchResult, Silent, StopReason};
+pub use api::{
+    exact_empties, solve_empties, Control, Info, Limits, Observer, Outcome, SearchResult, Silent, StopReason,
+};
 pub use midgame::{Searcher, POLL_INTERVAL};
 pub use probcut::Selectivity;

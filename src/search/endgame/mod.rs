@@ -10,7 +10,8 @@
 //! - [`Solver::solve_all_moves`]: every legal move's exact score, best first.
 //!
 //! A root with many empties is first solved selectively (ProbCut at a margin of a few discs): that
-//! cheap pass fills the table with good moves and gives the exact pass its first guess. Table bounds
+//! cheap pass fills the table with good moves and gives the exact pass its first guess (not for a
+//! win/loss/draw solve, which is one null-window search). Table bounds
 //! carry the pass that found them, and the exact pass trusts only exact ones.
 //!
 //! The observer's `poll` is called every few thousand nodes; on `Stop` the solve unwinds at once and
@@ -397,7 +398,7 @@ impl<'a> Search<'a> {
             return (best, best_move);
         }
         let n = (!(p | o)).count_ones();
-        if self.margins.is_none() && n >= PRESEARCH_MIN && guess.is_none() {
+        if self.margins.is_none() && n >= PRESEARCH_MIN && guess.is_none() && beta - alpha > 2 {
             self.table.set_level(0);
             self.margins = Some(PRESEARCH_MARGINS);
             guess = Some(self.mtd(p, o, alpha, beta, 0).0);
@@ -405,6 +406,12 @@ impl<'a> Search<'a> {
             self.margins = None;
         }
         let (score, best) = self.mtd(p, o, alpha, beta, guess.unwrap_or(0));
+        if score <= alpha && alpha > -64 {
+            // Failed low: every move scores at most `score`, and the solve says no more of which is
+            // best (a win/loss/draw solve that proved a loss). The caller chooses.
+            let sq = if best != NO_MOVE && legal & (1u64 << best) != 0 { best as u32 } else { legal.trailing_zeros() };
+            return (score, Move::Play(Square::from_index(sq)));
+        }
         // In an exact solve the move that came with the score is only a candidate: a probe answered
         // by the table gives the entry's move, which may come from a search that failed low there
         // (the move with the best upper bound) or from a selective pass. It is played once a
