@@ -8,6 +8,7 @@ use super::ordering::{Features, MoveList, Scored, EVAL_ORDER_DEPTH};
 use super::probcut::{self, Selectivity};
 use super::timeman::{self, Deadlines};
 use super::tt::{Table, EXACT, NO_MOVE};
+use crate::eval::learned::Weights;
 use crate::eval::Evaluator;
 use crate::rules::board::{Board, Move};
 use crate::rules::masks::{CORNERS, C_SQUARES, X_SQUARES};
@@ -259,7 +260,7 @@ impl Searcher {
         // A midgame search first gives the answer should the solver be stopped (by the hard deadline
         // or the observer), and the move and estimate of a proven loss or win.
         let first_depth = match solve {
-            Solve::Exact => FALLBACK_DEPTH,
+            Solve::At(_) => FALLBACK_DEPTH,
             Solve::WinLossDraw => max_depth.min(WLD_ESTIMATE_DEPTH),
         };
         let mut result = worker.iterate(board, first_depth.min(empties.saturating_sub(1)).max(1), start, None);
@@ -268,11 +269,7 @@ impl Searcher {
         }
         worker.tt.set_level(EXACT);
         let mut guarded = Guarded { inner: &mut *worker.observer, deadline: hard_deadline, stop: None };
-        let (alpha, beta) = match solve {
-            Solve::Exact => (-64, 64),
-            Solve::WinLossDraw => (-1, 1),
-        };
-        let solution = endgame::solve(worker.tt, board, alpha, beta, worker.evaluator.weights(), &mut guarded);
+        let solution = solve.run(worker.tt, board, None, worker.evaluator.weights(), &mut guarded);
         result.nodes += solution.nodes;
         result.elapsed = start.elapsed();
         if solution.aborted {
@@ -281,30 +278,40 @@ impl Searcher {
         }
         debug_assert!(is_move(board, solution.best), "solver answered {:?}", solution.best);
         result.depth = empties;
-        result.selectivity = Selectivity::EXACT;
         result.stop = StopReason::Solved;
-        Worker::prove(&mut result, solution.score, solution.best, solve == Solve::WinLossDraw);
+        Worker::prove(&mut result, solve, solution.score, solution.best);
         worker.report(&result);
         result
     }
 }
 
-/// One of the solver's passes at the end of a timed search.
+/// What the solver is asked: when it takes over from the midgame search, and in each of the passes
+/// at the end of a timed search.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum EndPass {
-    /// A solve at a selectivity (exact at `Selectivity::EXACT`).
+enum Solve {
+    /// The score at a selectivity: the exact score at `Selectivity::EXACT`.
     At(Selectivity),
-    /// A win/loss/draw solve.
+    /// Only who wins (a null-window search around 0).
     WinLossDraw,
 }
 
-/// What the solver is asked when it takes over from the midgame search.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Solve {
-    /// The exact score.
-    Exact,
-    /// Only who wins (a null-window search around 0).
-    WinLossDraw,
+impl Solve {
+    /// Runs this solve of `board` from a first `guess` of the score; without one, an exact solve
+    /// makes its own (a selective pre-search).
+    fn run(
+        self,
+        table: &mut Table,
+        board: &Board,
+        guess: Option<i32>,
+        weights: &'static Weights,
+        observer: &mut dyn Observer,
+    ) -> endgame::Solution {
+        match (self, guess) {
+            (Solve::WinLossDraw, _) => endgame::solve(table, board, -1, 1, weights, observer),
+            (Solve::At(level), None) if level.is_exact() => endgame::solve(table, board, -64, 64, weights, observer),
+            (Solve::At(level), guess) => endgame::solve_at(table, board, level, guess.unwrap_or(0), weights, observer),
+        }
+    }
 }
 
 /// The depth of the midgame search before a win/loss/draw solve (at most the level's): its move is
@@ -326,7 +333,7 @@ fn hand_over(empties: u32, limits: &Limits, start: Instant, deadlines: Option<&D
             deadlines.is_some_and(|d| empties <= solvable_empties(d.hard.saturating_duration_since(start)))
         }
     };
-    exact.then_some(Solve::Exact)
+    exact.then_some(Solve::At(Selectivity::EXACT))
 }
 
 /// One search: its limits, counters, stop reason and PV buffers, over the searcher's table. Made
@@ -477,11 +484,11 @@ impl<'a> Worker<'a> {
         mut last_pass: Duration,
     ) -> SearchResult {
         let empties = board.empty_count();
-        let mut passes: Vec<EndPass> = std::iter::successors(Some(self.selectivity), |s| s.surer())
+        let mut passes: Vec<Solve> = std::iter::successors(Some(self.selectivity), |s| s.surer())
             .filter(|s| !s.is_exact())
-            .map(EndPass::At)
+            .map(Solve::At)
             .collect();
-        passes.extend([EndPass::WinLossDraw, EndPass::At(Selectivity::EXACT)]);
+        passes.extend([Solve::WinLossDraw, Solve::At(Selectivity::EXACT)]);
         let mut growth = timeman::DEFAULT_GROWTH;
         for pass in passes {
             if let Some(d) = deadlines {
@@ -492,11 +499,7 @@ impl<'a> Worker<'a> {
             }
             let pass_start = Instant::now();
             let mut guarded = Guarded { inner: &mut *self.observer, deadline: self.hard_deadline, stop: None };
-            let weights = self.evaluator.weights();
-            let solution = match pass {
-                EndPass::At(level) => endgame::solve_at(self.tt, board, level, result.score, weights, &mut guarded),
-                EndPass::WinLossDraw => endgame::solve(self.tt, board, -1, 1, weights, &mut guarded),
-            };
+            let solution = pass.run(self.tt, board, Some(result.score), self.evaluator.weights(), &mut guarded);
             self.nodes += solution.nodes;
             if solution.aborted {
                 result.stop = guarded.stop.unwrap_or(StopReason::Stopped);
@@ -511,17 +514,7 @@ impl<'a> Worker<'a> {
             result.depth = empties;
             result.nodes = self.nodes;
             result.elapsed = start.elapsed();
-            match pass {
-                EndPass::At(level) => {
-                    result.selectivity = level;
-                    Self::prove(&mut result, solution.score, solution.best, false);
-                    result.exact = level.is_exact();
-                }
-                EndPass::WinLossDraw => {
-                    result.selectivity = Selectivity::EXACT;
-                    Self::prove(&mut result, solution.score, solution.best, true);
-                }
-            }
+            Self::prove(&mut result, pass, solution.score, solution.best);
             result.stop = if result.exact { StopReason::Solved } else { StopReason::Depth };
             self.report(&result);
             if result.exact {
@@ -533,15 +526,18 @@ impl<'a> Worker<'a> {
         result
     }
 
-    /// Takes a solver's score and move into `result`. An exact solve's score and move are the
-    /// result (a selective pass's too, which its caller marks not exact). A win/loss/draw solve's
-    /// (`bound`) score proves a draw, exactly; a win, with its move, the estimate raised to the
-    /// proven bound if below it; or a loss, where it says nothing of which move is best: the
-    /// estimate's move stays, lowered to the bound if above.
-    fn prove(result: &mut SearchResult, score: i32, best: Move, bound: bool) {
-        let outcome = if bound { Outcome::of(score) } else { None };
+    /// Takes the score and move of a `solve` into `result`. A solve at a selectivity gives both
+    /// (exact at `Selectivity::EXACT`). A win/loss/draw solve proves a draw, exactly; a win, with
+    /// its move, the estimate raised to the proven bound if below it; or a loss, where it says
+    /// nothing of which move is best: the estimate's move stays, lowered to the bound if above.
+    fn prove(result: &mut SearchResult, solve: Solve, score: i32, best: Move) {
+        let (level, outcome) = match solve {
+            Solve::At(level) => (level, None),
+            Solve::WinLossDraw => (Selectivity::EXACT, Outcome::of(score)),
+        };
+        result.selectivity = level;
         result.outcome = outcome;
-        result.exact = outcome.is_none();
+        result.exact = level.is_exact() && outcome.is_none();
         match outcome {
             Some(Outcome::Loss) => result.score = result.score.min(score),
             Some(Outcome::Win) => result.score = result.score.max(score),
