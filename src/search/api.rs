@@ -182,26 +182,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn levels_solve_from_more_empties_as_the_depth_grows() {
-        assert_eq!(solve_empties(1), 12);
-        assert_eq!(solve_empties(8), 17);
-        assert_eq!(solve_empties(12), 20);
-        assert_eq!(solve_empties(16), 22);
-        assert_eq!(solve_empties(20), 25);
-        assert_eq!(solve_empties(24), 26);
-        assert_eq!(solve_empties(30), 30);
-        assert_eq!(solve_empties(60), 60);
-        assert!((1..60).all(|d| solve_empties(d + 1) >= solve_empties(d)));
-    }
-
-    #[test]
-    fn levels_solve_exactly_four_empties_after_the_win_loss_draw_solve() {
-        assert_eq!(exact_empties(1), 8);
-        assert_eq!(exact_empties(8), 13);
-        assert_eq!(exact_empties(12), 16);
-        assert_eq!(exact_empties(16), 18);
-        assert_eq!(exact_empties(26), 26);
-        assert_eq!(exact_empties(30), 30);
-        assert!((1..60).all(|d| exact_empties(d) <= solve_empties(d) && exact_empties(d + 1) >= exact_empties(d)));
+    fn levels_solve_who_wins_then_the_score_from_more_empties_as_the_depth_grows() {
+        // (depth, win/loss/draw from, exact from)
+        let levels = [
+            (1, 12, 8),
+            (8, 17, 13),
+            (12, 20, 16),
+            (16, 22, 18),
+            (20, 25, 21),
+            (24, 26, 22),
+            (26, 26, 26),
+            (30, 30, 30),
+            (60, 60, 60),
+        ];
+        for (depth, wld, exact) in levels {
+            assert_eq!((solve_empties(depth), exact_empties(depth)), (wld, exact), "depth {depth}");
+        }
+        for d in 1..60 {
+            assert!(exact_empties(d) <= solve_empties(d));
+            assert!(solve_empties(d + 1) >= solve_empties(d) && exact_empties(d + 1) >= exact_empties(d));
+        }
     }
 }
