@@ -5,7 +5,7 @@
 use crate::eval::Evaluator;
 use crate::rules::board::Position;
 use crate::search::ordering::Features;
-use crate::search::{Limits, Outcome, Searcher, Selectivity, Silent};
+use crate::search::{proof_word, Limits, Outcome, Searcher, Selectivity, Silent};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -120,14 +120,9 @@ pub fn print(depth: u32, selectivity: Option<Selectivity>, without: &[String], e
         }
     }
     let lines = run(depth, selectivity, features, evaluator, |l| {
-        let exact = match (l.exact, l.outcome) {
-            (true, _) => " exact",
-            (false, Some(Outcome::Win)) => " win",
-            (false, Some(Outcome::Loss)) => " loss",
-            (false, None) => "",
-        };
+        let proof = proof_word(l.exact, l.outcome).map_or(String::new(), |word| format!(" {word}"));
         say!(
-            "{} depth {:>2} score {:>3}{exact:6} nodes {:>11} time {:>8.3}",
+            "{} depth {:>2} score {:>3}{proof:6} nodes {:>11} time {:>8.3}",
             l.position,
             l.depth,
             l.score,

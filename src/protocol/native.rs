@@ -17,7 +17,7 @@ use crate::protocol::parser::{self, quote, BookOption, Command, Format, COMMANDS
 use crate::rules::board::{Color, Move, Position};
 use crate::rules::game::Game;
 use crate::search::probcut::DepthLabel;
-use crate::search::{Control, Info, Limits, Observer};
+use crate::search::{proof_word, Control, Info, Limits, Observer};
 use std::fmt;
 use std::io::Write;
 use std::sync::mpsc::Receiver;
@@ -421,11 +421,8 @@ impl fmt::Display for InfoLine<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let info = self.0;
         write!(f, "info depth {} score {}", DepthLabel(info.depth, info.selectivity), info.score)?;
-        if info.exact {
-            f.write_str(" exact")?;
-        }
-        if let Some(outcome) = info.outcome {
-            write!(f, " {}", outcome.word())?;
+        if let Some(word) = proof_word(info.exact, info.outcome) {
+            write!(f, " {word}")?;
         }
         write!(f, " nodes {} time {} nps {}", info.nodes, info.elapsed.as_millis(), info.nps())?;
         if !info.pv.is_empty() {
@@ -443,11 +440,8 @@ impl fmt::Display for AnalysisLine<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = self.0;
         write!(f, "analysis {} score {}", s.mv, s.score)?;
-        if s.exact {
-            f.write_str(" exact")?;
-        }
-        if let Some(outcome) = s.outcome {
-            write!(f, " {}", outcome.word())?;
+        if let Some(word) = proof_word(s.exact, s.outcome) {
+            write!(f, " {word}")?;
         }
         write!(f, " depth {} {}", DepthLabel(s.depth, s.selectivity), MoveList("pv", &s.pv))
     }

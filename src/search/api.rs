@@ -37,7 +37,7 @@ pub const fn exact_empties(depth: u32) -> u32 {
 
 /// Empties solved win/loss/draw only before the exact solve under a depth limit. A win/loss/draw
 /// solve costs a fraction of the exact one: ebony's bench positions to depth 12 take 0.48 s instead
-/// of 0.67 s, and depth-8 games a move 1.1 ms instead of 1.5 ms, every game's outcome the same
+/// of 0.66 s, and depth-8 games a move 1.3 ms instead of 1.5 ms, every game's outcome the same
 /// (data/README.md).
 pub const WLD_SPAN: u32 = 4;
 
@@ -110,6 +110,16 @@ impl Outcome {
             Outcome::Win => "win",
             Outcome::Loss => "loss",
         }
+    }
+}
+
+/// The word every line that shows a score puts after it: `exact`, `win` or `loss` for what the solver
+/// proved, nothing for an estimate.
+pub fn proof_word(exact: bool, outcome: Option<Outcome>) -> Option<&'static str> {
+    if exact {
+        Some("exact")
+    } else {
+        outcome.map(Outcome::word)
     }
 }
 

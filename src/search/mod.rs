@@ -12,7 +12,8 @@ pub mod timeman;
 pub mod tt;
 
 pub use api::{
-    exact_empties, solve_empties, Control, Info, Limits, Observer, Outcome, SearchResult, Silent, StopReason,
+    exact_empties, proof_word, solve_empties, Control, Info, Limits, Observer, Outcome, SearchResult, Silent,
+    StopReason,
 };
 pub use midgame::{Searcher, POLL_INTERVAL};
 pub use probcut::Selectivity;

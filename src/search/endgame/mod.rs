@@ -406,18 +406,18 @@ impl<'a> Search<'a> {
             self.margins = None;
         }
         let (score, best) = self.mtd(p, o, alpha, beta, guess.unwrap_or(0));
-        if score <= alpha && alpha > -64 {
-            // Failed low: every move scores at most `score`, and the solve says no more of which is
-            // best (a win/loss/draw solve that proved a loss). The caller chooses.
-            let sq = if best != NO_MOVE && legal & (1u64 << best) != 0 { best as u32 } else { legal.trailing_zeros() };
-            return (score, Move::Play(Square::from_index(sq)));
-        }
         // In an exact solve the move that came with the score is only a candidate: a probe answered
         // by the table gives the entry's move, which may come from a search that failed low there
         // (the move with the best upper bound) or from a selective pass. It is played once a
         // null-window probe shows it reaches the score; else a move that does. A selective pass keeps
         // its candidate (its probes are estimates), as does a solve already stopped.
         let candidate = (best != NO_MOVE && legal & (1u64 << best) != 0).then(|| Square::from_index(best as u32));
+        if score <= alpha && alpha > -64 {
+            // Failed low below the caller's window (a win/loss/draw solve that proved a loss): every
+            // move scores at most `score`, and the solve says no more of which is best. The caller
+            // chooses; the candidate is only a legal move.
+            return (score, Move::Play(candidate.unwrap_or(Square::first(legal))));
+        }
         if let Some(sq) = candidate {
             if self.margins.is_some() || self.stopped || self.reaches(p, o, sq, score) {
                 return (score, Move::Play(sq));
