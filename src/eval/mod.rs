@@ -60,6 +60,16 @@ impl Evaluator {
         }
     }
 
+    /// [`Evaluator::evaluate_with_moves`] with the board's pattern values, which the search keeps as
+    /// it plays moves.
+    #[inline(always)]
+    pub fn evaluate_patterns(&self, board: &Board, patterns: &learned::Patterns, moves: u64) -> i32 {
+        match self.variant {
+            Variant::V1 => handmade::evaluate_with_moves(board, moves),
+            Variant::Learned(weights) => weights.discs_patterns(patterns, board.player, board.opponent, moves),
+        }
+    }
+
     /// The evaluation of `board`.
     pub fn evaluate(&self, board: &Board) -> i32 {
         self.evaluate_with_moves(board, board.moves())

@@ -8,7 +8,7 @@ use super::ordering::{Features, MoveList, Scored, EVAL_ORDER_DEPTH};
 use super::probcut::{self, Selectivity};
 use super::timeman::{self, Deadlines};
 use super::tt::{Table, EXACT, NO_MOVE};
-use crate::eval::learned::Weights;
+use crate::eval::learned::{Patterns, Weights};
 use crate::eval::Evaluator;
 use crate::rules::board::{Board, Move};
 use crate::rules::masks::{CORNERS, C_SQUARES, X_SQUARES};
@@ -97,6 +97,37 @@ const ASPIRATION_MIN_DEPTH: u32 = 4;
 const STATIC_ORDER: [u64; 4] = [CORNERS, !(CORNERS | C_SQUARES | X_SQUARES), C_SQUARES, X_SQUARES];
 /// The pv code of a pass.
 const PASS: u8 = 64;
+
+/// A position as the midgame search walks it: the board and the values of its pattern copies, which
+/// the learnt evaluation reads, updated together move by move.
+#[derive(Clone, Copy)]
+struct Node {
+    board: Board,
+    patterns: Patterns,
+}
+
+impl Node {
+    fn new(board: &Board) -> Node {
+        Node { board: *board, patterns: Patterns::new(board.player, board.opponent) }
+    }
+
+    /// The position after the side to move plays `sq`, turning `flips`.
+    #[inline(always)]
+    fn play(&self, sq: Square, flips: u64) -> Node {
+        Node { board: self.board.play_flips(sq, flips), patterns: self.patterns.play(sq.index(), flips) }
+    }
+
+    #[inline(always)]
+    fn pass(&self) -> Node {
+        Node { board: self.board.pass(), patterns: self.patterns.pass() }
+    }
+
+    /// The ordering's view of this node: the learnt weights and the node's pattern values.
+    #[inline(always)]
+    fn ordering<'a>(&'a self, weights: &'a Weights) -> (&'a Weights, &'a Patterns) {
+        (weights, &self.patterns)
+    }
+}
 
 /// Owns what survives between searches of one game: the transposition table (the midgame search's
 /// and the endgame solver's), the evaluation and the ordering features. Each search runs in a fresh
@@ -399,13 +430,14 @@ impl<'a> Worker<'a> {
         deadlines: Option<&Deadlines>,
     ) -> SearchResult {
         let empties = board.empty_count();
+        let node = Node::new(board);
         let tt_move = self.tt.probe_board(board).map_or(NO_MOVE, |e| e.best);
         let mut root: Vec<Scored> = MoveList::new(
             board,
             board.moves(),
             tt_move,
             self.features,
-            self.features.evaluation.then(|| self.evaluator.weights()),
+            self.features.evaluation.then(|| node.ordering(self.evaluator.weights())),
         )
         .collect();
         let mut result = SearchResult {
@@ -429,9 +461,9 @@ impl<'a> Worker<'a> {
             }
             let iteration_start = Instant::now();
             let score = if depth >= ASPIRATION_MIN_DEPTH && result.depth > 0 {
-                self.aspiration(board, depth, result.score, &mut root)
+                self.aspiration(&node, depth, result.score, &mut root)
             } else {
-                self.root(board, depth, -INF, INF, &mut root)
+                self.root(&node, depth, -INF, INF, &mut root)
             };
             if let Some(stop) = self.stop {
                 result.stop = stop;
@@ -564,12 +596,12 @@ impl<'a> Worker<'a> {
     }
 
     /// Re-searches with wider windows until the score falls inside.
-    fn aspiration(&mut self, board: &Board, depth: u32, guess: i32, root: &mut [Scored]) -> i32 {
+    fn aspiration(&mut self, node: &Node, depth: u32, guess: i32, root: &mut [Scored]) -> i32 {
         let mut delta = ASPIRATION_WINDOW;
         let mut alpha = (guess - delta).max(-INF);
         let mut beta = (guess + delta).min(INF);
         loop {
-            let score = self.root(board, depth, alpha, beta, root);
+            let score = self.root(node, depth, alpha, beta, root);
             if self.stop.is_some() {
                 return score;
             }
@@ -585,14 +617,14 @@ impl<'a> Worker<'a> {
     }
 
     /// The root of one iteration: PVS over `root`, whose best move is moved to the front.
-    fn root(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, root: &mut [Scored]) -> i32 {
+    fn root(&mut self, node: &Node, depth: u32, mut alpha: i32, beta: i32, root: &mut [Scored]) -> i32 {
         self.nodes += 1;
         self.pv_len[0] = 0;
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_index = 0;
         for (i, m) in root.iter().enumerate() {
-            let child = board.play_flips(m.sq, m.flips);
+            let child = node.play(m.sq, m.flips);
             let mut full = i == 0;
             let mut score = 0;
             if !full {
@@ -624,7 +656,7 @@ impl<'a> Worker<'a> {
             }
         }
         root[..=best_index].rotate_right(1);
-        self.tt.store_result(board, depth, alpha0, beta, best, root[0].sq.index() as u8);
+        self.tt.store_result(&node.board, depth, alpha0, beta, best, root[0].sq.index() as u8);
         best
     }
 
@@ -652,14 +684,14 @@ impl<'a> Worker<'a> {
     /// save here, so the moves go in a static order (corners first, X-squares last) and each child
     /// is scored in place.
     #[inline]
-    fn depth_one(&mut self, board: &Board, moves: u64, beta: i32) -> i32 {
+    fn depth_one(&mut self, node: &Node, moves: u64, beta: i32) -> i32 {
         let mut best = -INF;
         for class in STATIC_ORDER {
             let mut rest = moves & class;
             while rest != 0 {
                 let sq = Square::first(rest);
                 rest &= rest - 1;
-                let score = -self.leaf(&board.play(sq));
+                let score = -self.leaf(&node.play(sq, node.board.flips(sq)));
                 if score > best {
                     best = score;
                     if score >= beta {
@@ -673,11 +705,12 @@ impl<'a> Worker<'a> {
 
     /// A node at depth 0: the evaluation, or the final score, after a forced pass if need be.
     #[inline(always)]
-    fn leaf(&mut self, board: &Board) -> i32 {
+    fn leaf(&mut self, node: &Node) -> i32 {
         self.nodes += 1;
+        let board = &node.board;
         let moves = board.moves();
         if moves != 0 {
-            return self.evaluator.evaluate_with_moves(board, moves);
+            return self.evaluator.evaluate_patterns(board, &node.patterns, moves);
         }
         let passed = board.pass();
         let replies = passed.moves();
@@ -685,7 +718,7 @@ impl<'a> Worker<'a> {
             return board.final_score();
         }
         self.nodes += 1;
-        -self.evaluator.evaluate_with_moves(&passed, replies)
+        -self.evaluator.evaluate_patterns(&passed, &node.patterns.pass(), replies)
     }
 
     #[cold]
@@ -707,13 +740,13 @@ impl<'a> Worker<'a> {
     /// Multi-ProbCut at a null-window node (`beta - 1`, `beta`): the node's bound when a shallow
     /// search clears the window by the selectivity's margin, else nothing.
     #[inline]
-    fn probcut(&mut self, board: &Board, depth: u32, beta: i32, ply: usize) -> Option<i32> {
+    fn probcut(&mut self, node: &Node, depth: u32, beta: i32, ply: usize) -> Option<i32> {
         let shallow = probcut::shallow_depth(depth);
-        let (high, low) = probcut::cut_bounds(board.empty_count(), depth, shallow, beta, self.t);
-        if high <= 64 && self.pvs::<false>(board, shallow, high - 1, high, ply) >= high {
+        let (high, low) = probcut::cut_bounds(node.board.empty_count(), depth, shallow, beta, self.t);
+        if high <= 64 && self.pvs::<false>(node, shallow, high - 1, high, ply) >= high {
             return Some(beta);
         }
-        if low >= -64 && self.stop.is_none() && self.pvs::<false>(board, shallow, low, low + 1, ply) <= low {
+        if low >= -64 && self.stop.is_none() && self.pvs::<false>(node, shallow, low, low + 1, ply) <= low {
             return Some(beta - 1);
         }
         None
@@ -721,7 +754,8 @@ impl<'a> Worker<'a> {
 
     /// Principal variation search. `PV` nodes have an open window; the others a null window.
     /// Scores are fail-soft.
-    fn pvs<const PV: bool>(&mut self, board: &Board, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn pvs<const PV: bool>(&mut self, node: &Node, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        let board = &node.board;
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.poll();
@@ -734,8 +768,8 @@ impl<'a> Worker<'a> {
         }
         let moves = board.moves();
         if moves == 0 {
-            let passed = board.pass();
-            if passed.moves() == 0 {
+            let passed = node.pass();
+            if passed.board.moves() == 0 {
                 return board.final_score();
             }
             // A pass costs no depth: the game goes on, and two passes in a row end it above.
@@ -746,12 +780,12 @@ impl<'a> Worker<'a> {
             return score;
         }
         if depth == 0 {
-            return self.evaluator.evaluate_with_moves(board, moves);
+            return self.evaluator.evaluate_patterns(board, &node.patterns, moves);
         }
         // Deeper than the empties is the same search: capping it shares table entries.
         let depth = depth.min(board.empty_count());
         if !PV && depth == 1 {
-            return self.depth_one(board, moves, beta);
+            return self.depth_one(node, moves, beta);
         }
 
         let mut tt_move = NO_MOVE;
@@ -772,19 +806,20 @@ impl<'a> Worker<'a> {
         }
 
         if !PV && depth >= probcut::MIN_DEPTH && self.t.is_finite() {
-            if let Some(bound) = self.probcut(board, depth, beta, ply) {
+            if let Some(bound) = self.probcut(node, depth, beta, ply) {
                 return bound;
             }
         }
 
-        let weights = (depth >= EVAL_ORDER_DEPTH && self.features.evaluation).then(|| self.evaluator.weights());
-        let list = MoveList::new(board, moves, tt_move, self.features, weights);
+        let ordering =
+            (depth >= EVAL_ORDER_DEPTH && self.features.evaluation).then(|| node.ordering(self.evaluator.weights()));
+        let list = MoveList::new(board, moves, tt_move, self.features, ordering);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         let mut first = true;
         for m in list {
-            let child = board.play_flips(m.sq, m.flips);
+            let child = node.play(m.sq, m.flips);
             let mut full = PV && first;
             let mut score = 0;
             if !full {
