@@ -26,7 +26,7 @@
 
 mod last;
 
-use crate::eval::learned::{self, Weights};
+use crate::eval::learned::{self, Patterns, Weights};
 use crate::rules::board::{Board, Move};
 use crate::rules::masks::QUADRANTS;
 use crate::rules::movegen;
@@ -483,17 +483,18 @@ impl<'a> Search<'a> {
     /// disc: the ordering key of moves at many empties, and ProbCut's test. No table; moves fastest
     /// first from `ESTIMATE_ORDER_DEPTH` plies above the leaves, in square order nearer them, where the
     /// ordering work would cost more than it saves.
-    fn estimate(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+    /// `patterns` are the pattern values of `p` against `o`, kept as the estimate plays its moves.
+    fn estimate(&mut self, p: u64, o: u64, patterns: &Patterns, depth: u32, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if depth == 0 {
-            return self.weights.score(p, o, movegen::moves(p, o));
+            return self.weights.score_patterns(patterns, p, o, movegen::moves(p, o));
         }
         let legal = movegen::moves(p, o);
         if legal == 0 {
             if movegen::moves(o, p) == 0 {
                 return final_score(p, o) * learned::SCALE;
             }
-            return -self.estimate(o, p, depth, -beta, -alpha);
+            return -self.estimate(o, p, &patterns.pass(), depth, -beta, -alpha);
         }
         let mut window = Window { best: i32::MIN + 1, alpha, beta };
         if depth >= ESTIMATE_ORDER_DEPTH {
@@ -509,7 +510,8 @@ impl<'a> Search<'a> {
             for i in 0..count {
                 let c = select_next(&mut list[..count], i, |c| c.key);
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ (1u64 << c.sq));
-                if window.update(-self.estimate(np, no, depth - 1, -window.beta, -window.alpha)) {
+                let child = patterns.play(c.sq as usize, c.flips);
+                if window.update(-self.estimate(np, no, &child, depth - 1, -window.beta, -window.alpha)) {
                     break;
                 }
             }
@@ -517,7 +519,8 @@ impl<'a> Search<'a> {
             for sq in crate::rules::square::Squares(legal) {
                 let f = movegen::flips(p, o, sq.index());
                 let (np, no) = (o ^ f, p ^ f ^ sq.bit());
-                if window.update(-self.estimate(np, no, depth - 1, -window.beta, -window.alpha)) {
+                let child = patterns.play(sq.index(), f);
+                if window.update(-self.estimate(np, no, &child, depth - 1, -window.beta, -window.alpha)) {
                     break;
                 }
             }
@@ -600,13 +603,14 @@ impl<'a> Search<'a> {
             // ProbCut (selective passes only): a shallow search that clears the window by the margin
             // is taken as the answer.
             let depth = probcut_depth(n);
+            let patterns = Patterns::new(p, o);
             let high = beta * learned::SCALE + above;
-            if beta < 64 && self.estimate(p, o, depth, high - 1, high) >= high {
+            if beta < 64 && self.estimate(p, o, &patterns, depth, high - 1, high) >= high {
                 self.table.store(p, o, n, beta, 64, tt_move);
                 return (beta, tt_move);
             }
             let low = alpha * learned::SCALE - below;
-            if alpha > -64 && self.estimate(p, o, depth, low, low + 1) <= low {
+            if alpha > -64 && self.estimate(p, o, &patterns, depth, low, low + 1) <= low {
                 self.table.store(p, o, n, -64, alpha, tt_move);
                 return (alpha, tt_move);
             }
@@ -656,11 +660,13 @@ impl<'a> Search<'a> {
                     }
                 }
             }
+            let patterns = (n >= SORT_MIN).then(|| Patterns::new(p, o));
             for c in &mut list[..count] {
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ (1u64 << c.sq));
                 let mut key = fastest_first_key(np, no, c.sq as usize);
-                if n >= SORT_MIN {
-                    key -= self.estimate(np, no, sort_depth(n), -SCORE_BOUND, SCORE_BOUND) * W_EVAL;
+                if let Some(patterns) = &patterns {
+                    let child = patterns.play(c.sq as usize, c.flips);
+                    key -= self.estimate(np, no, &child, sort_depth(n), -SCORE_BOUND, SCORE_BOUND) * W_EVAL;
                 } else if n >= EVAL_MIN {
                     key -= self.weights.score(np, no, movegen::moves(np, no)) * W_EVAL;
                 }
