@@ -121,12 +121,6 @@ impl Node {
     fn pass(&self) -> Node {
         Node { board: self.board.pass(), patterns: self.patterns.pass() }
     }
-
-    /// The ordering's view of this node: the learnt weights and the node's pattern values.
-    #[inline(always)]
-    fn ordering<'a>(&'a self, weights: &'a Weights) -> (&'a Weights, &'a Patterns) {
-        (weights, &self.patterns)
-    }
 }
 
 /// Owns what survives between searches of one game: the transposition table (the midgame search's
@@ -437,7 +431,7 @@ impl<'a> Worker<'a> {
             board.moves(),
             tt_move,
             self.features,
-            self.features.evaluation.then(|| node.ordering(self.evaluator.weights())),
+            self.features.evaluation.then(|| (self.evaluator.weights(), &node.patterns)),
         )
         .collect();
         let mut result = SearchResult {
@@ -812,7 +806,7 @@ impl<'a> Worker<'a> {
         }
 
         let ordering =
-            (depth >= EVAL_ORDER_DEPTH && self.features.evaluation).then(|| node.ordering(self.evaluator.weights()));
+            (depth >= EVAL_ORDER_DEPTH && self.features.evaluation).then(|| (self.evaluator.weights(), &node.patterns));
         let list = MoveList::new(board, moves, tt_move, self.features, ordering);
         let alpha0 = alpha;
         let mut best = -INF;
