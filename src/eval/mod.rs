@@ -50,18 +50,8 @@ impl Evaluator {
         }
     }
 
-    /// The evaluation of `board`, whose side to move has the legal moves `moves` (the search has them
-    /// already).
-    #[inline(always)]
-    pub fn evaluate_with_moves(&self, board: &Board, moves: u64) -> i32 {
-        match self.variant {
-            Variant::V1 => handmade::evaluate_with_moves(board, moves),
-            Variant::Learned(weights) => weights.discs(board.player, board.opponent, moves),
-        }
-    }
-
-    /// [`Evaluator::evaluate_with_moves`] with the board's pattern values, which the search keeps as
-    /// it plays moves.
+    /// The evaluation of `board`, whose pattern values are `patterns` (the search keeps them as it
+    /// plays moves) and whose side to move has the legal moves `moves` (the search has them already).
     #[inline(always)]
     pub fn evaluate_patterns(&self, board: &Board, patterns: &learned::Patterns, moves: u64) -> i32 {
         match self.variant {
@@ -70,9 +60,10 @@ impl Evaluator {
         }
     }
 
-    /// The evaluation of `board`.
+    /// The evaluation of `board`, on its own (the search's way, with the pattern values read from
+    /// the board).
     pub fn evaluate(&self, board: &Board) -> i32 {
-        self.evaluate_with_moves(board, board.moves())
+        self.evaluate_patterns(board, &learned::Patterns::new(board.player, board.opponent), board.moves())
     }
 }
 

@@ -706,13 +706,13 @@ impl<'a> Worker<'a> {
         if moves != 0 {
             return self.evaluator.evaluate_patterns(board, &node.patterns, moves);
         }
-        let passed = board.pass();
-        let replies = passed.moves();
+        let passed = node.pass();
+        let replies = passed.board.moves();
         if replies == 0 {
             return board.final_score();
         }
         self.nodes += 1;
-        -self.evaluator.evaluate_patterns(&passed, &node.patterns.pass(), replies)
+        -self.evaluator.evaluate_patterns(&passed.board, &passed.patterns, replies)
     }
 
     #[cold]
