@@ -733,14 +733,19 @@ impl<'a> Worker<'a> {
 
     /// Multi-ProbCut at a null-window node (`beta - 1`, `beta`): the node's bound when a shallow
     /// search clears the window by the selectivity's margin, else nothing.
+    /// A shallow search is only tried when the node's static evaluation makes its cut plausible
+    /// ([`probcut::eval_gate`]).
     #[inline]
-    fn probcut(&mut self, node: &Node, depth: u32, beta: i32, ply: usize) -> Option<i32> {
+    fn probcut(&mut self, node: &Node, depth: u32, beta: i32, moves: u64, ply: usize) -> Option<i32> {
+        let empties = node.board.empty_count();
         let shallow = probcut::shallow_depth(depth);
-        let (high, low) = probcut::cut_bounds(node.board.empty_count(), depth, shallow, beta, self.t);
-        if high <= 64 && self.pvs::<false>(node, shallow, high - 1, high, ply) >= high {
+        let (high, low) = probcut::cut_bounds(empties, depth, shallow, beta, self.t);
+        let eval = self.evaluator.evaluate_patterns(&node.board, &node.patterns, moves);
+        let (try_high, try_low) = probcut::eval_gate(empties, depth, shallow, beta, self.t, eval);
+        if try_high && high <= 64 && self.pvs::<false>(node, shallow, high - 1, high, ply) >= high {
             return Some(beta);
         }
-        if low >= -64 && self.stop.is_none() && self.pvs::<false>(node, shallow, low, low + 1, ply) <= low {
+        if try_low && low >= -64 && self.stop.is_none() && self.pvs::<false>(node, shallow, low, low + 1, ply) <= low {
             return Some(beta - 1);
         }
         None
@@ -800,7 +805,7 @@ impl<'a> Worker<'a> {
         }
 
         if !PV && depth >= probcut::MIN_DEPTH && self.t.is_finite() {
-            if let Some(bound) = self.probcut(node, depth, beta, ply) {
+            if let Some(bound) = self.probcut(node, depth, beta, moves, ply) {
                 return bound;
             }
         }
