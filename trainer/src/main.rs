@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   ebony-train gen --out FILE --games N [--seed S] [--shard K/N] [--random LO-HI] [--depth D]
-                  [--noise N] [--solve E] [--endgame-noise N] [--balanced W] [--eval WEIGHTS]
+                  [--noise N] [--solve E] [--endgame-noise N] [--eval WEIGHTS]
   ebony-train merge --out FILE FILE...
   ebony-train fit --out WEIGHTS [--search-weight L] [--ridge R] [--smooth S] [--iterations N]
                   FILE[@WEIGHT]...
@@ -103,10 +103,6 @@ fn gen(mut args: Args) -> Result<(), String> {
         noise: args.number("noise", 0)?,
         solve: args.number("solve", 20)?,
         endgame_noise: args.number("endgame-noise", 8)?,
-        balanced: args
-            .take("balanced")
-            .map(|w| w.parse::<i32>().map_err(|_| format!("--balanced {w}: not a number of discs")))
-            .transpose()?,
         eval: eval_option(&mut args)?,
     };
     if !args.finish()?.is_empty() {

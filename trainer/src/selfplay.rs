@@ -6,10 +6,6 @@
 //! `--solve` empties on is played out by the exact solver: every later position gets its exact value,
 //! and a random move replaces the best one now and then so the endgame is not one line per game.
 //!
-//! With `--balanced W`, an opening whose position the self-play search scores more than W discs from
-//! even is drawn again, so the games resemble those played from balanced openings (XOT): after 4 to
-//! 20 uniformly random moves, only a quarter of the positions are within 4 discs of even.
-//!
 //! Runs are sharded (`--shard K/N` plays the games whose index is K-1 mod N) and resumable: the output
 //! file is appended a game at a time and flushed, and a rerun skips the games it already holds.
 
@@ -18,7 +14,7 @@ use crate::rng::Rng;
 use ebony::eval::learned::Weights;
 use ebony::eval::{Evaluator, Variant};
 use ebony::rules::board::{Board, Color, Move};
-use ebony::rules::square::{Square, Squares};
+use ebony::rules::square::Squares;
 use ebony::search::endgame::Solver;
 use ebony::search::{Limits, Searcher, Silent};
 use std::fs::OpenOptions;
@@ -40,8 +36,6 @@ pub struct Settings {
     pub solve: u32,
     /// One endgame move in this many is random.
     pub endgame_noise: u64,
-    /// Redraw openings the search scores further than this from even (discs).
-    pub balanced: Option<i32>,
     /// The learnt weights the self-play search evaluates with, and their file's name in the header
     /// (evaluation v1 when none).
     pub eval: Option<(&'static Weights, String)>,
@@ -51,7 +45,7 @@ impl Settings {
     /// What a resumed run must agree on (the shard and game count may differ: they only choose
     /// which games to play).
     fn header(&self) -> String {
-        let header = format!(
+        format!(
             "# ebony-train gen v3 seed={} random={}-{} depth={} noise={} solve={} endgame-noise={} eval={}",
             self.seed,
             self.random_plies.0,
@@ -61,11 +55,7 @@ impl Settings {
             self.solve,
             self.endgame_noise,
             self.eval.as_ref().map_or("v1".to_string(), |(w, name)| format!("{name}:{:016x}", w.checksum()))
-        );
-        match self.balanced {
-            Some(w) => format!("{header} balanced={w}"),
-            None => header,
-        }
+        )
     }
 }
 
@@ -74,47 +64,25 @@ fn random_move(board: &Board, rng: &mut Rng) -> Move {
     Move::Play(moves[rng.below(moves.len() as u64) as usize])
 }
 
-/// The position after the random opening of `plies` moves (fewer if the game reaches the solver
-/// first), its side to move and its moves.
-fn random_opening(settings: &Settings, rng: &mut Rng, plies: u32) -> (Board, Color, Vec<Square>) {
-    let (mut board, mut side, mut moves) = (Board::START, Color::Black, Vec::new());
-    while (moves.len() as u32) < plies && !board.is_game_over() && board.empty_count() > settings.solve {
-        let mv = random_move(&board, rng);
-        moves.extend(square_of(mv));
-        let next = board.try_play(mv).expect("the generator plays legal moves");
-        (board, side) = after_forced_pass(next, side.opposite());
-    }
-    (board, side, moves)
-}
-
 /// Plays game `index` of the run.
 pub fn play_game(settings: &Settings, index: u64, searcher: &mut Searcher, solver: &mut Solver) -> GameRecord {
     let mut rng = Rng::for_game(settings.seed, index);
+    let (lo, hi) = settings.random_plies;
+    let random_plies = lo + rng.below((hi - lo + 1) as u64) as u32;
+    let (mut board, mut side) = (Board::START, Color::Black);
+    let mut moves = Vec::new();
     searcher.new_game();
     searcher.set_evaluator(Evaluator::new(settings.eval.as_ref().map_or(Variant::V1, |(w, _)| Variant::Learned(w))));
     solver.clear();
-    let (lo, hi) = settings.random_plies;
-    let (mut board, mut side, mut moves) = loop {
-        let plies = lo + rng.below((hi - lo + 1) as u64) as u32;
-        let (board, side, moves) = random_opening(settings, &mut rng, plies);
-        let Some(window) = settings.balanced else { break (board, side, moves) };
-        if board.is_game_over() || board.empty_count() <= settings.solve {
-            continue;
-        }
-        if searcher.search(&board, &Limits::Depth(settings.depth), &mut Silent).score.abs() <= window {
-            break (board, side, moves);
-        }
-    };
     let play = |board: &mut Board, side: &mut Color, mv: Move, moves: &mut Vec<_>| {
         moves.extend(square_of(mv));
         let next = board.try_play(mv).expect("the generator plays legal moves");
         (*board, *side) = after_forced_pass(next, side.opposite());
     };
     let black_view = |side: Color, v: i32| (if side == Color::Black { v } else { -v }) as i8;
-    // The outcome labels the positions from the last random move on.
-    let (mut labelled, mut scores) = (moves.len(), Vec::new());
+    let (mut labelled, mut scores) = (0, Vec::new());
     while !board.is_game_over() && board.empty_count() > settings.solve {
-        let mv = if settings.noise > 0 && rng.one_in(settings.noise) {
+        let mv = if (moves.len() as u32) < random_plies || (settings.noise > 0 && rng.one_in(settings.noise)) {
             labelled = moves.len() + 1;
             scores.clear();
             random_move(&board, &mut rng)
@@ -187,7 +155,6 @@ pub(crate) mod tests {
             noise: 8,
             solve: 10,
             endgame_noise: 4,
-            balanced: None,
             eval: None,
         }
     }
@@ -205,26 +172,6 @@ pub(crate) mod tests {
                 assert_eq!(p.label, crate::record::Label::Exact(exact), "game {index}");
             }
             assert_eq!(GameRecord::parse(&record.to_string()).unwrap(), record);
-        }
-    }
-
-    #[test]
-    fn balanced_openings_are_redrawn_until_the_search_calls_them_even() {
-        let mut settings = quick();
-        settings.noise = 0;
-        settings.random_plies = (8, 12);
-        settings.balanced = Some(1);
-        assert!(settings.header().ends_with(" balanced=1"));
-        let (mut searcher, mut solver) = (Searcher::new(1), Solver::new(1));
-        for index in 0..4 {
-            let record = play_game(&settings, index, &mut searcher, &mut solver);
-            let positions = record.positions().expect("a generated game replays");
-            let opening = &positions[record.labelled].board;
-            // As the generator searched it: a fresh table, evaluation v1.
-            let mut check = Searcher::new(1);
-            check.set_evaluator(Evaluator::new(Variant::V1));
-            let score = check.search(opening, &Limits::Depth(settings.depth), &mut Silent).score;
-            assert!(score.abs() <= 1, "game {index}: the opening scores {score}");
         }
     }
 
