@@ -112,7 +112,8 @@ enum Command {
     },
 }
 
-/// How a book grows: `book build` and `book extend`.
+/// How a book grows: `book build`, `book extend` and `book deepen` (whose `--depth` is the level its
+/// positions are scored at again).
 #[derive(clap::Args, Debug)]
 struct GrowArgs {
     /// The book file: written after every expansion, so an interrupted build resumes where it stopped.
@@ -135,7 +136,7 @@ struct GrowArgs {
     /// The ply of the positions whose subtrees are split among the shards.
     #[arg(long, default_value_t = 4, value_parser = in_range::<u32>(1, 20))]
     split_ply: u32,
-    /// Stop once the book holds this many positions.
+    /// Stop once the book holds this many positions (deepen: once it has scored this many again).
     #[arg(long)]
     positions: Option<usize>,
     /// Stop after this many seconds (the running expansion is finished first).
@@ -149,6 +150,9 @@ enum BookCommand {
     Build(GrowArgs),
     /// Grow an existing book further (as build, but FILE must exist).
     Extend(GrowArgs),
+    /// Score the book's positions within the deviation again with a deeper search, the best lines
+    /// first (FILE must exist; resumable like build).
+    Deepen(GrowArgs),
     /// Join books (shards of one build, or any): the position with the most work in it wins.
     Merge {
         #[arg(long)]
@@ -250,6 +254,10 @@ fn run_book(command: BookCommand, hash_mb: usize, evaluator: Evaluator) -> ExitC
     match command {
         BookCommand::Build(args) => grow(&args, false, hash_mb, evaluator),
         BookCommand::Extend(args) => grow(&args, true, hash_mb, evaluator),
+        BookCommand::Deepen(args) => {
+            let (params, budget) = grow_params(&args);
+            book::deepen(&args.file, params, &budget, hash_mb, evaluator)
+        }
         BookCommand::Merge { out, inputs } => book::merge(&out, &inputs),
         BookCommand::Learn { file, games, depth } => book::learn(&file, &games, depth, hash_mb, evaluator),
         BookCommand::Show { file, board, moves } => book::show(file.as_deref(), board.as_deref(), moves.as_deref()),
@@ -261,6 +269,11 @@ fn run_book(command: BookCommand, hash_mb: usize, evaluator: Evaluator) -> ExitC
 }
 
 fn grow(args: &GrowArgs, must_exist: bool, hash_mb: usize, evaluator: Evaluator) -> ExitCode {
+    let (params, budget) = grow_params(args);
+    book::grow(&args.file, must_exist, params, &budget, hash_mb, evaluator)
+}
+
+fn grow_params(args: &GrowArgs) -> (Params, book::Budget) {
     let params = Params {
         depth: args.depth,
         deviation: args.deviation as i32,
@@ -269,8 +282,7 @@ fn grow(args: &GrowArgs, must_exist: bool, hash_mb: usize, evaluator: Evaluator)
         shard: args.shard,
         split_ply: args.split_ply,
     };
-    let budget = book::Budget { positions: args.positions, time: args.time.map(std::time::Duration::from_secs) };
-    book::grow(&args.file, must_exist, params, &budget, hash_mb, evaluator)
+    (params, book::Budget { positions: args.positions, time: args.time.map(std::time::Duration::from_secs) })
 }
 
 /// A number argument that must lie in `min..=max`: anything else is one clear error, never clamped.

@@ -207,6 +207,32 @@ fn shards_merge_into_the_single_build_through_the_command_line() {
 }
 
 #[test]
+fn deepen_scores_the_positions_within_the_deviation_again_and_stops_when_done() {
+    let path = temp("deepen.book");
+    let file = path.to_str().expect("path");
+    book_cli(&["build", file, "--depth", "2", "--deviation", "64", "--max-ply", "3"]);
+    let before = Book::read_file(&path).expect("built");
+    let deepen = ["deepen", file, "--depth", "4", "--deviation", "64", "--max-ply", "4"];
+    let out = book_cli(&deepen);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(stderr.contains("to score again at depth 4"), "{stderr}");
+    assert!(stderr.contains("every position within the deviation and plies is at depth 4"), "{stderr}");
+    let after = Book::read_file(&path).expect("deepened");
+    assert!(after.len() >= before.len());
+    // The 14 leaves at ply 3 were scored again; the 5 positions above them keep their depth, since
+    // every move of theirs is in the book (no left-out move to score).
+    assert_eq!(after.len(), before.len());
+    for ((p, o), entry) in after.iter_sorted() {
+        assert_eq!(entry.depth, if entry.is_expanded() { 2 } else { 4 }, "{p:x} {o:x}");
+    }
+    assert_eq!(after.iter_sorted().iter().filter(|(_, e)| e.depth == 4).count(), 14);
+    // A second run finds nothing left and leaves the file as it is.
+    let again = book_cli(&deepen);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("0 to score again"));
+    assert_eq!(Book::read_file(&path).expect("unchanged"), after);
+}
+
+#[test]
 fn a_killed_build_resumes_without_losing_positions() {
     let path = temp("resume.book");
     let file = path.to_str().expect("path");

@@ -1,6 +1,7 @@
 //! Growing the book: best-first expansion from the start position (every move within a deviation of
-//! the best is added, cheaper lines first so the best lines grow deepest), shards by subtree, and
-//! learning a game's line. Every new position is scored by a deep search of its own, on a cleared
+//! the best is added, cheaper lines first so the best lines grow deepest), deepening (the positions
+//! within the deviation scored again by a deeper search, the best lines first), shards by subtree,
+//! and learning a game's line. Every new position is scored by a deep search of its own, on a cleared
 //! table, so that a position's entry depends on the position alone: the same parameters give the same
 //! book in any order and on any machine of this kind, and shards merge into a single build.
 
@@ -42,6 +43,17 @@ pub struct Candidate {
     pub deviation: i32,
     cost: u32,
     key: (u64, u64),
+}
+
+/// What the walk over the book looks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Goal {
+    /// Positions to expand: leaves, and expanded positions whose best left-out move came within the
+    /// deviation.
+    Expand,
+    /// Positions whose moves were scored below the builder's depth: leaves, and expanded positions
+    /// with a left-out move.
+    Deepen,
 }
 
 /// The result of one deep search of a position, from its side to move.
@@ -155,22 +167,69 @@ impl Builder {
     /// The cheapest position to expand (ties: the lower ply, then the smaller canonical board), if
     /// any is left within the deviation and the plies, in this builder's shard.
     pub fn candidate(&self, book: &Book) -> Option<Candidate> {
-        let mut seen = std::collections::HashMap::new();
-        let mut best = None;
-        self.collect(book, Board::START, 0, 0, None, &mut seen, &mut best);
+        self.cheapest(book, Goal::Expand)
+    }
+
+    /// The cheapest position within the deviation and the plies, in this builder's shard, whose
+    /// moves were scored below the builder's depth: what [`Builder::deepen`] takes next.
+    pub fn shallow_candidate(&self, book: &Book) -> Option<Candidate> {
+        self.cheapest(book, Goal::Deepen)
+    }
+
+    /// How many positions [`Builder::deepen`] has left to score (each once; deepening can bring
+    /// others within the deviation).
+    pub fn shallow_count(&self, book: &Book) -> usize {
+        let mut count = 0;
+        self.walk(book, Goal::Deepen, &mut |_| count += 1);
+        count
+    }
+
+    /// Scores `board`'s moves again at the builder's depth: a leaf by a search of its own; an
+    /// expanded position by expanding it again ([`Builder::expand`]: its moves not in the book are
+    /// searched, those now within the deviation join the book). Values are backed up.
+    pub fn deepen(&mut self, book: &mut Book, board: &Board) -> usize {
+        if book.get(board).is_some_and(|e| e.is_expanded()) {
+            return self.expand(book, board);
+        }
+        let depth = self.params.depth;
+        let s = score_position(&mut self.searcher, board, depth);
+        book.insert(board, Entry::leaf(s.best, s.score, depth.min(254) as u8, s.exact, key_of(board).1));
+        book.back_up();
+        0
+    }
+
+    fn cheapest(&self, book: &Book, goal: Goal) -> Option<Candidate> {
+        let mut best: Option<Candidate> = None;
+        self.walk(book, goal, &mut |c| {
+            if best.is_none_or(|b| (c.cost, c.ply, c.key) < (b.cost, b.ply, b.key)) {
+                best = Some(c);
+            }
+        });
         best
+    }
+
+    /// Offers every position the goal wants, within the deviation and the plies, in this builder's
+    /// shard (a position reached by several lines once, at its smallest deviation).
+    fn walk(&self, book: &Book, goal: Goal, offer: &mut dyn FnMut(Candidate)) {
+        let mut seen = std::collections::HashMap::new();
+        let mut wanted = std::collections::HashMap::new();
+        self.collect(book, goal, Board::START, 0, 0, None, &mut seen, &mut wanted);
+        for c in wanted.into_values() {
+            offer(c);
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
     fn collect(
         &self,
         book: &Book,
+        goal: Goal,
         board: Board,
         ply: u32,
         deviation: i32,
         shard_key: Option<u64>,
         seen: &mut std::collections::HashMap<(u64, u64), i32>,
-        best: &mut Option<Candidate>,
+        wanted: &mut std::collections::HashMap<(u64, u64), Candidate>,
     ) {
         let p = &self.params;
         let (key, _) = key_of(&board);
@@ -184,19 +243,30 @@ impl Builder {
         let mut consider = |dev: i32| {
             let cost = ply + p.plies_per_disc * dev as u32;
             let c = Candidate { board, ply, deviation: dev, cost, key };
-            if best.is_none_or(|b| (cost, ply, key) < (b.cost, b.ply, b.key)) {
-                *best = Some(c);
+            if wanted.get(&key).is_none_or(|w| (cost, ply) < (w.cost, w.ply)) {
+                wanted.insert(key, c);
             }
         };
-        if !entry.is_expanded() {
-            if mine {
-                consider(deviation);
+        match goal {
+            Goal::Expand if !entry.is_expanded() => {
+                if mine {
+                    consider(deviation);
+                }
             }
-        } else if entry.has_leaf() {
-            // Its best left-out move came within the deviation (the moves in the book lost value).
-            let dev = deviation + entry.value as i32 - entry.leaf_score as i32;
-            if mine && dev <= p.deviation {
-                consider(dev);
+            Goal::Expand => {
+                if entry.has_leaf() {
+                    // Its best left-out move came within the deviation (the moves in the book lost value).
+                    let dev = deviation + entry.value as i32 - entry.leaf_score as i32;
+                    if mine && dev <= p.deviation {
+                        consider(dev);
+                    }
+                }
+            }
+            Goal::Deepen => {
+                let scored = (!entry.is_expanded() || entry.has_leaf()) && entry.depth != super::EXACT_DEPTH;
+                if mine && scored && (entry.depth as u32) < p.depth {
+                    consider(deviation);
+                }
             }
         }
         for mv in board.legal_moves() {
@@ -204,7 +274,7 @@ impl Builder {
             let Some(c) = book.get(&child) else { continue };
             let dev = deviation + entry.value as i32 - sign * c.value as i32;
             if dev <= p.deviation {
-                self.collect(book, child, ply + 1, dev, shard_key, seen, best);
+                self.collect(book, goal, child, ply + 1, dev, shard_key, seen, wanted);
             }
         }
     }
@@ -270,6 +340,41 @@ mod tests {
         }
         assert!(moves.iter().filter(|m| !m.in_book).count() <= 1, "one leaf move at most");
         assert_eq!(book.get(&f5).map(|e| e.value as i32), Some(best));
+    }
+
+    #[test]
+    fn deepening_rescores_each_position_within_reach_once_the_best_lines_first() {
+        let shallow = Params { depth: 2, deviation: 2, max_ply: 5, ..params((1, 1)) };
+        let mut book = Book::new();
+        let mut builder = Builder::new(Searcher::new(1), shallow);
+        builder.seed(&mut book);
+        while let Some(c) = builder.candidate(&book) {
+            builder.expand(&mut book, &c.board);
+        }
+        let mut deeper = Builder::new(Searcher::new(1), Params { depth: 5, ..shallow });
+        let count = deeper.shallow_count(&book);
+        assert!(count >= 5, "{count}");
+        // The cheapest first: the position after f5 (the start's moves are all in the book, so it
+        // has no move to score again), on the best line.
+        let first = deeper.shallow_candidate(&book).expect("something to deepen");
+        assert_eq!((first.ply, first.deviation), (1, 0));
+        let mut done = 0;
+        while let Some(c) = deeper.shallow_candidate(&book) {
+            deeper.deepen(&mut book, &c.board);
+            done += 1;
+            let entry = book.get(&c.board).expect("still in the book");
+            assert_eq!(entry.depth, 5, "each position is scored once");
+            if !entry.is_expanded() {
+                let fresh = score_position(&mut Searcher::new(1), &c.board, 5);
+                assert_eq!(entry.leaf_score as i32, fresh.score, "a leaf holds its depth-5 score");
+            }
+            assert!(done <= 4 * count, "deepening ends");
+        }
+        assert_eq!(deeper.shallow_count(&book), 0);
+        // The values are the negamax of the new scores.
+        let mut backed = book.clone();
+        backed.back_up();
+        assert_eq!(backed, book);
     }
 
     #[test]

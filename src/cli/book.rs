@@ -115,6 +115,62 @@ pub fn grow(
     ExitCode::SUCCESS
 }
 
+/// `book deepen`: scores the positions within the deviation whose moves were searched below
+/// `params.depth` again at that depth, the best lines first, writing FILE after each (so an
+/// interrupted run resumes: the positions done are at the depth already).
+pub fn deepen(path: &Path, params: Params, budget: &Budget, hash_mb: usize, evaluator: Evaluator) -> ExitCode {
+    let mut book = match read(path) {
+        Ok(book) => book,
+        Err(e) => return fail(&e),
+    };
+    let mut searcher = Searcher::new(hash_mb);
+    searcher.set_evaluator(evaluator);
+    let mut builder = Builder::new(searcher, params);
+    let left = builder.shallow_count(&book);
+    eprintln!(
+        "book {}: {} positions, {left} to score again at depth {} (deviation {}, max ply {}, shard {}/{} at ply {})",
+        path.display(),
+        book.len(),
+        params.depth,
+        params.deviation,
+        params.max_ply,
+        params.shard.0,
+        params.shard.1,
+        params.split_ply
+    );
+    let started = Instant::now();
+    let mut done = 0usize;
+    loop {
+        if budget.positions.is_some_and(|n| done >= n) || budget.time.is_some_and(|t| started.elapsed() >= t) {
+            eprintln!("book: budget reached: {done} positions scored again");
+            break;
+        }
+        let Some(candidate) = builder.shallow_candidate(&book) else {
+            eprintln!("book: every position within the deviation and plies is at depth {}", params.depth);
+            break;
+        };
+        let added = builder.deepen(&mut book, &candidate.board);
+        done += 1;
+        if let Err(e) = write(&book, path) {
+            return fail(&e);
+        }
+        let elapsed = started.elapsed().as_secs_f64();
+        let per = elapsed / done as f64;
+        let remaining = left.saturating_sub(done);
+        let start = book.get(&Board::START).map_or(0, |e| e.value);
+        eprintln!(
+            "book: {done} scored again (+{added} new), ply {} deviation {}, start {start:+}, {per:.1} s each, {}, \
+             ETA {} for the {} counted at the start",
+            candidate.ply,
+            candidate.deviation,
+            clock(elapsed),
+            clock(per * remaining as f64),
+            left
+        );
+    }
+    ExitCode::SUCCESS
+}
+
 /// Seconds as h:mm:ss.
 fn clock(seconds: f64) -> String {
     let s = seconds.max(0.0).round() as u64;
