@@ -740,8 +740,13 @@ impl<'a> Worker<'a> {
         let empties = node.board.empty_count();
         let shallow = probcut::shallow_depth(depth);
         let (high, low) = probcut::cut_bounds(empties, depth, shallow, beta, self.t);
-        let eval = self.evaluator.evaluate_patterns(&node.board, &node.patterns, moves);
-        let (try_high, try_low) = probcut::eval_gate(empties, depth, shallow, beta, self.t, eval);
+        // The 58% level tries both tests anyway: no evaluation for the gate there.
+        let (try_high, try_low) = if probcut::is_gated(self.t) {
+            let eval = self.evaluator.evaluate_patterns(&node.board, &node.patterns, moves);
+            probcut::eval_gate(empties, depth, shallow, beta, self.t, eval)
+        } else {
+            (true, true)
+        };
         if try_high && high <= 64 && self.pvs::<false>(node, shallow, high - 1, high, ply) >= high {
             return Some(beta);
         }

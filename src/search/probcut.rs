@@ -160,9 +160,15 @@ const GATE_MIN_T: f64 = 1.1;
 /// BINARY --depth D --selectivity P`), nodes without the gate and with it: 73% to depth 18 46.8M and
 /// 43.0M, 87% to depth 16 37.7M and 29.5M, 95% to depth 14 25.7M and 21.1M, 99% to depth 14 42.5M
 /// and 31.1M.
+/// Whether [`eval_gate`] can skip a test at threshold `t` (callers save the evaluation when not).
+#[inline]
+pub fn is_gated(t: f64) -> bool {
+    t >= GATE_MIN_T
+}
+
 #[inline]
 pub fn eval_gate(empties: u32, depth: u32, shallow: u32, beta: i32, t: f64, eval: i32) -> (bool, bool) {
-    if t < GATE_MIN_T {
+    if !is_gated(t) {
         return (true, true);
     }
     let margin = (t - GATE_MIN_T) * sigma(empties, depth, shallow);
