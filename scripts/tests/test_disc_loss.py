@@ -37,8 +37,8 @@ def write_one_game(path, moves):
 
 @unittest.skipUnless(EBONY and os.path.exists(EBONY), "EBONY_BIN unset")
 class DiscLossTest(unittest.TestCase):
-    def segments(self, results, engine):
-        out = subprocess.run([sys.executable, SCRIPT, results, engine, "--depth", "1", "--ebony", EBONY],
+    def segments(self, results, engine, *options):
+        out = subprocess.run([sys.executable, SCRIPT, results, engine, "--depth", "1", "--ebony", EBONY, *options],
                              capture_output=True, text=True, check=True).stdout
         return [float(x) for x in re.findall(r": ([+-]\d+\.\d+)", out)]
 
@@ -51,6 +51,19 @@ class DiscLossTest(unittest.TestCase):
         self.assertEqual(len(a), 6)
         self.assertAlmostEqual(sum(a), black_result, places=6)
         self.assertEqual(a, [-x for x in b])
+
+    def test_finer_checkpoints_split_the_same_result(self):
+        moves, black_result = first_move_game()
+        with tempfile.TemporaryDirectory() as tmp:
+            results = os.path.join(tmp, "results.jsonl")
+            write_one_game(results, moves)
+            a = self.segments(results, "a", "--checkpoints", "8,16,24,28,32,36,40,44", "--solve-from", "36")
+            bad = subprocess.run([sys.executable, SCRIPT, results, "a", "--checkpoints", "16,8", "--ebony", EBONY],
+                                 capture_output=True, text=True)
+        self.assertEqual(len(a), 9)
+        self.assertAlmostEqual(sum(a), black_result, places=6)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("--checkpoints", bad.stderr)
 
 
 if __name__ == "__main__":
