@@ -2,16 +2,28 @@
 """Average and longest thinking time a move of each engine in referee result files; under a game
 clock (--tc) also the time each engine had left at the end of its games (least, average).
 
-Usage: scripts/match_times.py DIR...   (each a referee --out directory with results.jsonl)
+With `--by-empties LO-HI`, also each engine's average time a move by the empties on the board
+before it, from HI down to LO (where an engine that solves the endgame spends its time).
+
+Usage: scripts/match_times.py [--by-empties LO-HI] DIR...   (each a referee --out directory with
+       results.jsonl)
+Example: scripts/match_times.py --by-empties 20-28 runs/100ms-vs-ntest16
 """
 import json
 import sys
 from pathlib import Path
 
 
-def main(dirs):
-    for d in dirs:
-        times, left = {}, {}
+def main(argv):
+    by_empties = None
+    if argv[:1] == ["--by-empties"]:
+        try:
+            lo, hi = map(int, argv[1].split("-"))
+        except (IndexError, ValueError):
+            raise SystemExit("--by-empties LO-HI, e.g. 20-28")
+        by_empties, argv = range(hi, lo - 1, -1), argv[2:]
+    for d in argv:
+        times, left, at = {}, {}, {}
         clock_ms = inc_ms = None
         for line in Path(d, "results.jsonl").read_text().splitlines():
             record = json.loads(line)
@@ -27,17 +39,23 @@ def main(dirs):
             black, white = record["black"], record["white"]
             spent = {black: 0.0, white: 0.0}
             moved = {black: 0, white: 0}
+            empties = 60
             for ply, t in enumerate(record["times"]):
                 if t is not None:
                     name = black if ply % 2 == 0 else white
                     times.setdefault(name, []).append(t)
+                    at.setdefault((name, empties), []).append(t)
                     spent[name] += t
                     moved[name] += 1
+                empties -= record["moves"][ply] != "pass"
             if clock_ms is not None:
                 for name in (black, white):
                     left.setdefault(name, []).append(clock_ms / 1000 + moved[name] * inc_ms / 1000 - spent[name])
         for name, ts in sorted(times.items()):
             print(f"{d}: {name}: {len(ts)} moves, average {1000 * sum(ts) / len(ts):.1f} ms, longest {1000 * max(ts):.0f} ms")
+        for name in sorted(times) if by_empties else []:
+            cells = [f"{e}: {1000 * sum(at[name, e]) / len(at[name, e]):.0f}" for e in by_empties if (name, e) in at]
+            print(f"{d}: {name}: ms a move by empties, " + ", ".join(cells))
         for name, ls in sorted(left.items()):
             print(f"{d}: {name}: time left at the end of {len(ls)} games: least {min(ls):.2f} s, "
                   f"average {sum(ls) / len(ls):.2f} s, most {max(ls):.2f} s")

@@ -740,7 +740,7 @@ impl<'a> Worker<'a> {
         let empties = node.board.empty_count();
         let shallow = probcut::shallow_depth(depth);
         let (high, low) = probcut::cut_bounds(empties, depth, shallow, beta, self.t);
-        // The 58% level tries both tests anyway: no evaluation for the gate there.
+        // Below the gate's threshold (the 58% level) both tests run: no evaluation for it there.
         let (try_high, try_low) = if probcut::is_gated(self.t) {
             let eval = self.evaluator.evaluate_patterns(&node.board, &node.patterns, moves);
             probcut::eval_gate(empties, depth, shallow, beta, self.t, eval)

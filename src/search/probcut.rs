@@ -151,6 +151,12 @@ pub fn cut_bounds(empties: u32, depth: u32, shallow: u32, beta: i32, t: f64) -> 
 /// there cost 3-19% more nodes to depth 20 on the bench positions).
 const GATE_MIN_T: f64 = 1.1;
 
+/// Whether [`eval_gate`] can skip a test at threshold `t`: callers evaluate the node only then.
+#[inline]
+pub fn is_gated(t: f64) -> bool {
+    t >= GATE_MIN_T
+}
+
 /// Whether the high and the low ProbCut test of a null-window node at (`beta - 1`, `beta`) are worth
 /// their shallow search, judged by the node's static evaluation `eval`: from [`GATE_MIN_T`] on, the
 /// high test only when the evaluation is at least (t - 1.1) sigma above the window, the low test only
@@ -160,12 +166,6 @@ const GATE_MIN_T: f64 = 1.1;
 /// BINARY --depth D --selectivity P`), nodes without the gate and with it: 73% to depth 18 46.8M and
 /// 43.0M, 87% to depth 16 37.7M and 29.5M, 95% to depth 14 25.7M and 21.1M, 99% to depth 14 42.5M
 /// and 31.1M.
-/// Whether [`eval_gate`] can skip a test at threshold `t` (callers save the evaluation when not).
-#[inline]
-pub fn is_gated(t: f64) -> bool {
-    t >= GATE_MIN_T
-}
-
 #[inline]
 pub fn eval_gate(empties: u32, depth: u32, shallow: u32, beta: i32, t: f64, eval: i32) -> (bool, bool) {
     if !is_gated(t) {
