@@ -127,6 +127,8 @@ struct Layout {
     /// For each square, what a disc worth 1 there adds to each copy's base-3 value (0 for the copies
     /// without the square): what [`Patterns`] adds as moves are played.
     deltas: Box<[[u16; LANES]; 64]>,
+    /// For each square, the copies (lanes) that contain it, as bits.
+    lanes: [u64; 64],
     /// Where each copy's pattern weights start, lane by lane (0 in the padding lanes).
     offsets: [u32; LANES],
 }
@@ -176,17 +178,19 @@ fn layout() -> &'static Layout {
             offset += size;
         }
         let mut deltas = Box::new([[0u16; LANES]; 64]);
+        let mut lanes = [0u64; 64];
         for (lane, inst) in instances.iter().enumerate() {
             for sq in crate::rules::square::Squares(inst.mask) {
                 let bit = 1u64 << sq.index();
                 deltas[sq.index()][lane] = digits[inst.digits as usize + extract(bit, inst.mask) as usize];
+                lanes[sq.index()] |= 1 << lane;
             }
         }
         let mut offsets = [0u32; LANES];
         for (lane, inst) in offsets.iter_mut().zip(&instances) {
             *lane = inst.offset;
         }
-        Layout { instances, digits, globals, size: offset as usize, deltas, offsets }
+        Layout { instances, digits, globals, size: offset as usize, deltas, lanes, offsets }
     })
 }
 
@@ -311,6 +315,62 @@ impl Patterns {
     #[inline(always)]
     pub fn pass(&self) -> Patterns {
         Patterns { own: self.theirs, theirs: self.own }
+    }
+}
+
+/// The children of one position, scored from its [`Patterns`]: a move changes only the copies
+/// through the squares it turns, so a child's sum is the parent's, read from the opponent's side in
+/// the children's phase, corrected on those copies. The same sums as [`Weights::score_patterns`] on
+/// each child, with about a third of its weight loads per child after the parent's: what a node one
+/// ply above the leaves, which scores every child it tries, spends its time on.
+pub struct Children<'a> {
+    /// The children's phase's weights.
+    table: &'a [i16],
+    /// The parent's values from the opponent's side: each child's own before its move.
+    theirs: &'a [u16; LANES],
+    /// The weight of each copy at those values, and their sum.
+    weights: [i16; LANES],
+    sum: i32,
+}
+
+impl Children<'_> {
+    /// The score of the child in which the parent's side to move has played `sq`, turning `flips`:
+    /// the child is `p` (to move, the parent's opponent) against `o`, with the legal moves `moves`.
+    /// In 1/[`SCALE`] disc, as [`Weights::score`] of the child.
+    #[inline(always)]
+    pub fn score(&self, sq: usize, flips: u64, p: u64, o: u64, moves: u64) -> i32 {
+        let layout = layout();
+        // As `Patterns::play`: the placed disc is the child's opponent's (2), a flipped one goes from
+        // the child's own (1) to its opponent's (2).
+        let mut own = *self.theirs;
+        add(&mut own, &layout.deltas[sq], 2);
+        let mut changed = layout.lanes[sq];
+        let mut rest = flips;
+        while rest != 0 {
+            let f = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            add(&mut own, &layout.deltas[f], 1);
+            changed |= layout.lanes[f];
+        }
+        let mut sum = self.sum;
+        while changed != 0 {
+            let lane = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            // SAFETY: as in `pattern_sum`; `lane` is a copy's (only copies contain squares).
+            let new = unsafe { *self.table.get_unchecked((layout.offsets[lane] + own[lane] as u32) as usize) };
+            sum += new as i32 - self.weights[lane] as i32;
+        }
+        for i in globals(layout, p, o, moves) {
+            // SAFETY: global offsets plus capped values stay below `phase_size()`.
+            sum += unsafe { *self.table.get_unchecked(i as usize) } as i32;
+        }
+        sum
+    }
+
+    /// [`Children::score`] in discs, as [`Weights::discs`] of the child.
+    #[inline(always)]
+    pub fn discs(&self, sq: usize, flips: u64, p: u64, o: u64, moves: u64) -> i32 {
+        to_discs(self.score(sq, flips, p, o, moves))
     }
 }
 
@@ -574,6 +634,24 @@ impl Weights {
         sum
     }
 
+    /// The children of the position whose values are `patterns`, with `empties` empty squares, to
+    /// be scored one by one ([`Children`]).
+    #[inline]
+    pub fn children<'a>(&'a self, patterns: &'a Patterns, empties: u32) -> Children<'a> {
+        let layout = layout();
+        let size = layout.size;
+        let start = phase(empties.saturating_sub(1)) * size;
+        let table = &self.values[start..start + size];
+        let mut weights = [0i16; LANES];
+        let mut sum = 0;
+        for (lane, w) in weights.iter_mut().enumerate().take(INSTANCES) {
+            // SAFETY: as in `pattern_sum`.
+            *w = unsafe { *table.get_unchecked((layout.offsets[lane] + patterns.theirs[lane] as u32) as usize) };
+            sum += *w as i32;
+        }
+        Children { table, theirs: &patterns.theirs, weights, sum }
+    }
+
     /// The estimate in discs, rounded, within -64..=64.
     #[inline]
     pub fn discs(&self, p: u64, o: u64, moves: u64) -> i32 {
@@ -767,7 +845,7 @@ mod tests {
     }
 
     #[test]
-    fn patterns_kept_by_moves_and_passes_match_the_bitboards() {
+    fn patterns_kept_by_moves_and_passes_and_children_match_the_bitboards() {
         use crate::rules::board::Board;
         use crate::rules::square::{Square, Squares};
         let weights = tied_weights();
@@ -782,6 +860,18 @@ mod tests {
                 let (p, o) = (board.player, board.opponent);
                 assert_eq!(weights.score_patterns(&patterns, p, o, moves), weights.score(p, o, moves));
                 assert_eq!(builtin().discs_patterns(&patterns, p, o, moves), builtin().discs(p, o, moves));
+                // Every child scored from this position's values, as on its own.
+                let children = [
+                    weights.children(&patterns, board.empty_count()),
+                    builtin().children(&patterns, board.empty_count()),
+                ];
+                for sq in Squares(moves) {
+                    let flips = board.flips(sq);
+                    let child = board.play_flips(sq, flips);
+                    let (cp, co, cm) = (child.player, child.opponent, child.moves());
+                    assert_eq!(children[0].score(sq.index(), flips, cp, co, cm), weights.score(cp, co, cm));
+                    assert_eq!(children[1].discs(sq.index(), flips, cp, co, cm), builtin().discs(cp, co, cm));
+                }
                 positions += 1;
                 if moves == 0 {
                     if board.pass().moves() == 0 {

@@ -60,10 +60,38 @@ impl Evaluator {
         }
     }
 
+    /// The children of `board`, whose pattern values are `patterns`, to be evaluated one by one as
+    /// the search tries them: with learnt weights, from the parent's values ([`learned::Children`]).
+    #[inline(always)]
+    pub fn children<'a>(&self, board: &Board, patterns: &'a learned::Patterns) -> Children<'a> {
+        match self.variant {
+            Variant::V1 => Children::V1,
+            Variant::Learned(weights) => Children::Learned(weights.children(patterns, board.empty_count())),
+        }
+    }
+
     /// The evaluation of `board`, on its own (the search's way, with the pattern values read from
     /// the board).
     pub fn evaluate(&self, board: &Board) -> i32 {
         self.evaluate_patterns(board, &learned::Patterns::new(board.player, board.opponent), board.moves())
+    }
+}
+
+/// The children of one position, evaluated one by one ([`Evaluator::children`]).
+pub enum Children<'a> {
+    V1,
+    Learned(learned::Children<'a>),
+}
+
+impl Children<'_> {
+    /// The evaluation of `child`, reached by playing `sq` and turning `flips`, whose side to move
+    /// has the legal moves `moves`: what [`Evaluator::evaluate_patterns`] gives for it.
+    #[inline(always)]
+    pub fn evaluate(&self, child: &Board, sq: usize, flips: u64, moves: u64) -> i32 {
+        match self {
+            Children::V1 => handmade::evaluate_with_moves(child, moves),
+            Children::Learned(children) => children.discs(sq, flips, child.player, child.opponent, moves),
+        }
     }
 }
 

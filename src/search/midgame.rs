@@ -431,7 +431,7 @@ impl<'a> Worker<'a> {
             board.moves(),
             tt_move,
             self.features,
-            self.features.evaluation.then(|| (self.evaluator.weights(), &node.patterns)),
+            self.features.evaluation.then(|| self.evaluator.weights().children(&node.patterns, empties)),
         )
         .collect();
         let mut result = SearchResult {
@@ -679,13 +679,22 @@ impl<'a> Worker<'a> {
     /// is scored in place.
     #[inline]
     fn depth_one(&mut self, node: &Node, moves: u64, beta: i32) -> i32 {
+        let children = self.evaluator.children(&node.board, &node.patterns);
         let mut best = -INF;
         for class in STATIC_ORDER {
             let mut rest = moves & class;
             while rest != 0 {
                 let sq = Square::first(rest);
                 rest &= rest - 1;
-                let score = -self.leaf(&node.play(sq, node.board.flips(sq)));
+                let flips = node.board.flips(sq);
+                let child = node.board.play_flips(sq, flips);
+                let replies = child.moves();
+                let score = if replies != 0 {
+                    self.nodes += 1;
+                    -children.evaluate(&child, sq.index(), flips, replies)
+                } else {
+                    -self.leaf(&node.play(sq, flips))
+                };
                 if score > best {
                     best = score;
                     if score >= beta {
@@ -815,8 +824,8 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let ordering =
-            (depth >= EVAL_ORDER_DEPTH && self.features.evaluation).then(|| (self.evaluator.weights(), &node.patterns));
+        let ordering = (depth >= EVAL_ORDER_DEPTH && self.features.evaluation)
+            .then(|| self.evaluator.weights().children(&node.patterns, board.empty_count()));
         let list = MoveList::new(board, moves, tt_move, self.features, ordering);
         let alpha0 = alpha;
         let mut best = -INF;

@@ -15,7 +15,7 @@
 //! counted) against 37.7M with the static evaluation alone; enhanced transposition cutoffs (a probe
 //! of every child before searching any) from depth 4, 6 or 8 saved 1% of the nodes and no time.
 
-use crate::eval::learned::{Patterns, Weights};
+use crate::eval::learned::Children;
 use crate::rules::board::Board;
 use crate::rules::masks::{by_symmetry, CORNERS};
 use crate::rules::movegen;
@@ -129,17 +129,11 @@ pub struct MoveList {
 
 impl MoveList {
     /// The moves `moves` of `board`, keyed for ordering. `tt_move` is a square index or 64. With
-    /// `evaluation` (the midgame, at [`EVAL_ORDER_DEPTH`] or more: the learnt weights and the board's
-    /// pattern values), each child's learnt evaluation joins the key: the worse the child looks for
+    /// `evaluation` (the midgame, at [`EVAL_ORDER_DEPTH`] or more: the board's children under the
+    /// learnt weights), each child's learnt evaluation joins the key: the worse the child looks for
     /// the opponent, the earlier the move.
     #[inline]
-    pub fn new(
-        board: &Board,
-        moves: u64,
-        tt_move: u8,
-        features: &Features,
-        evaluation: Option<(&Weights, &Patterns)>,
-    ) -> MoveList {
+    pub fn new(board: &Board, moves: u64, tt_move: u8, features: &Features, evaluation: Option<Children>) -> MoveList {
         let mut list =
             MoveList { moves: [Scored { sq: Square::from_index(0), flips: 0, key: 0 }; CAPACITY], len: 0, taken: 0 };
         let mut rest = moves;
@@ -160,9 +154,9 @@ impl MoveList {
                     if features.fastest_first {
                         key += replies_key(replies);
                     }
-                    if let Some((weights, patterns)) = evaluation {
-                        let child = patterns.play(sq.index(), flips);
-                        key -= weights.score_patterns(&child, next.player, next.opponent, replies) * EVAL_ORDER_WEIGHT;
+                    if let Some(children) = &evaluation {
+                        key -=
+                            children.score(sq.index(), flips, next.player, next.opponent, replies) * EVAL_ORDER_WEIGHT;
                     }
                 }
                 key

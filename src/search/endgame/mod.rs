@@ -497,7 +497,24 @@ impl<'a> Search<'a> {
             return -self.estimate(o, p, &patterns.pass(), depth, -beta, -alpha);
         }
         let mut window = Window { best: i32::MIN + 1, alpha, beta };
-        if depth >= ESTIMATE_ORDER_DEPTH {
+        if depth == 1 {
+            // The leaves, scored from this node's pattern values.
+            let children = self.weights.children(patterns, (!(p | o)).count_ones());
+            for sq in crate::rules::square::Squares(legal) {
+                let f = movegen::flips(p, o, sq.index());
+                let (np, no) = (o ^ f, p ^ f ^ sq.bit());
+                let replies = movegen::moves(np, no);
+                let v = if replies != 0 {
+                    self.nodes += 1;
+                    children.score(sq.index(), f, np, no, replies)
+                } else {
+                    self.estimate(np, no, &patterns.play(sq.index(), f), 0, -window.beta, -window.alpha)
+                };
+                if window.update(-v) {
+                    break;
+                }
+            }
+        } else if depth >= ESTIMATE_ORDER_DEPTH {
             // Deep enough for ordering to pay: fastest first.
             let mut list = [Candidate::default(); 32];
             let mut count = 0;
@@ -660,15 +677,17 @@ impl<'a> Search<'a> {
                     }
                 }
             }
-            let patterns = (n >= SORT_MIN).then(|| Patterns::new(p, o));
+            let patterns = (n >= EVAL_MIN).then(|| Patterns::new(p, o));
+            let weights = self.weights;
+            let children = patterns.as_ref().filter(|_| n < SORT_MIN).map(|patterns| weights.children(patterns, n));
             for c in &mut list[..count] {
                 let (np, no) = (o ^ c.flips, p ^ c.flips ^ (1u64 << c.sq));
                 let mut key = fastest_first_key(np, no, c.sq as usize);
-                if let Some(patterns) = &patterns {
+                if let Some(children) = &children {
+                    key -= children.score(c.sq as usize, c.flips, np, no, movegen::moves(np, no)) * W_EVAL;
+                } else if let Some(patterns) = &patterns {
                     let child = patterns.play(c.sq as usize, c.flips);
                     key -= self.estimate(np, no, &child, sort_depth(n), -SCORE_BOUND, SCORE_BOUND) * W_EVAL;
-                } else if n >= EVAL_MIN {
-                    key -= self.weights.score(np, no, movegen::moves(np, no)) * W_EVAL;
                 }
                 c.key = key;
             }
