@@ -3,13 +3,15 @@
 //! midgame search and the exact endgame solver below its API), then `book` (the opening book and the
 //! tools that grow it, beside and above the search), then `engine` (a game session: game, searcher,
 //! options), then `protocol` (the front ends, which drive an `Engine`) and `cli` (the tools).
-//! `main.rs` only parses the command line and picks one of them.
+//! `main.rs` only parses the command line and picks one of them. `memory` (huge pages for the large
+//! tables) sits beside `rules`, below everything.
 
 pub mod book;
 pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod formats;
+pub mod memory;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -65,9 +65,8 @@ impl Table {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let wanted = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
-        let mut buckets = Vec::with_capacity(count);
-        advise_huge_pages(buckets.spare_capacity_mut());
-        buckets.resize(count, Bucket([EMPTY_ENTRY; 2]));
+        // Probes land anywhere in the table: with 4 KB pages nearly each one would miss the TLB too.
+        let buckets = crate::memory::huge_vec(count, Bucket([EMPTY_ENTRY; 2]));
         Table { buckets, mask: count - 1, age: 1, level: EXACT }
     }
 
@@ -209,33 +208,6 @@ pub fn bounds(score: i32, alpha: i32, beta: i32) -> (i32, i32) {
         (score, score)
     }
 }
-
-/// Asks Linux to back the (not yet touched) memory with 2 MB pages: probes land anywhere in the table,
-/// and with 4 KB pages nearly each one misses the TLB as well as the cache. Only advice: when it is
-/// not followed (huge pages disabled, another system) the table works the same.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages<T>(memory: &mut [T]) {
-    extern "C" {
-        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-    }
-    const MADV_HUGEPAGE: i32 = 14;
-    const HUGE_PAGE: usize = 1 << 21;
-    let start = memory.as_mut_ptr() as usize;
-    let end = start + std::mem::size_of_val(memory);
-    // Only whole huge pages inside the allocation.
-    let first = start.next_multiple_of(HUGE_PAGE);
-    let last = end / HUGE_PAGE * HUGE_PAGE;
-    if first < last {
-        // SAFETY: the range lies inside `memory`, which this process owns; the advice changes how the
-        // kernel backs those pages, never their contents. A failure (return value) is harmless.
-        unsafe {
-            madvise(first as *mut std::ffi::c_void, last - first, MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages<T>(_memory: &mut [T]) {}
 
 #[cfg(test)]
 mod tests {
