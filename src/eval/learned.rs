@@ -328,19 +328,12 @@ impl Patterns {
     /// moves next.
     #[inline(always)]
     pub fn play(&self, sq: usize, flips: u64) -> Patterns {
-        let deltas = &layout().deltas;
         // The child's side to move is the opponent: its own discs are the parent's `theirs` digits.
-        let (mut own, mut theirs) = (self.theirs, self.own);
-        add(&mut own, &deltas[sq], 2);
-        add(&mut theirs, &deltas[sq], 1);
-        let mut rest = flips;
-        while rest != 0 {
-            let f = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            // A flipped disc goes from the child's own (1) to its opponent's (2).
-            add(&mut own, &deltas[f], 1);
-            add(&mut theirs, &deltas[f], u16::MAX);
-        }
+        // The placed disc is the child's opponent's (2 for the child, 1 for the parent's side); a
+        // turned one goes from the child's own (1) to its opponent's (2), the other way round from
+        // the parent's side (2 to 1).
+        let own = after_move(self.theirs, sq, flips, 2, 1);
+        let theirs = after_move(self.own, sq, flips, 1, u16::MAX);
         Patterns { own, theirs }
     }
 
@@ -373,17 +366,13 @@ impl Children<'_> {
     #[inline(always)]
     pub fn score(&self, sq: usize, flips: u64, p: u64, o: u64, moves: u64) -> i32 {
         let layout = layout();
-        // As `Patterns::play`: the placed disc is the child's opponent's (2), a flipped one goes from
-        // the child's own (1) to its opponent's (2).
-        let mut own = *self.theirs;
-        add(&mut own, &layout.deltas[sq], 2);
+        // As `Patterns::play`, for the child's side to move.
+        let own = after_move(*self.theirs, sq, flips, 2, 1);
         let mut changed = layout.lanes[sq];
         let mut rest = flips;
         while rest != 0 {
-            let f = rest.trailing_zeros() as usize;
+            changed |= layout.lanes[rest.trailing_zeros() as usize];
             rest &= rest - 1;
-            add(&mut own, &layout.deltas[f], 1);
-            changed |= layout.lanes[f];
         }
         let mut sum = self.sum;
         while changed != 0 {
@@ -418,6 +407,20 @@ fn pattern_sum(table: &[i16], offsets: &[u32; LANES], values: &[u16; LANES]) -> 
         sum += unsafe { *table.get_unchecked((offsets[lane] + values[lane] as u32) as usize) } as i32;
     }
     sum
+}
+
+/// `values` after a move on `sq` that turns `flips`: each copy's digit of `sq` goes from 0 to
+/// `placed`, and each turned square's digit changes by `turned` (`u16::MAX` subtracts 1).
+#[inline(always)]
+fn after_move(mut values: [u16; LANES], sq: usize, flips: u64, placed: u16, turned: u16) -> [u16; LANES] {
+    let deltas = &layout().deltas;
+    add(&mut values, &deltas[sq], placed);
+    let mut rest = flips;
+    while rest != 0 {
+        add(&mut values, &deltas[rest.trailing_zeros() as usize], turned);
+        rest &= rest - 1;
+    }
+    values
 }
 
 /// `values += times * delta`, lane by lane, modulo 2^16 (`u16::MAX` subtracts).
