@@ -143,7 +143,8 @@ impl Engine {
         let moves: Vec<Move> = self.game.moves().collect();
         let start = self.game.start().board;
         // The game record holds legal moves only, so the line always plays.
-        build::learn(&mut self.book, &mut self.searcher, &start, &moves, depth).unwrap_or(0)
+        build::learn(&mut self.book, &mut self.searcher, &start, &moves, build::Learning::whole_game(depth))
+            .unwrap_or(0)
     }
 
     pub fn game(&self) -> &Game {

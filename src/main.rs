@@ -2,7 +2,7 @@
 //! run the engine's tools (perft, bench, solve).
 
 use clap::{Parser, Subcommand, ValueEnum};
-use ebony::book::build::Params;
+use ebony::book::build::{Learning, Params};
 use ebony::book::Book;
 use ebony::cli::{bench, book, perft, solve};
 use ebony::eval::learned::Weights;
@@ -168,6 +168,13 @@ enum BookCommand {
         /// The level of the search that scores each new position.
         #[arg(long, default_value_t = 14, value_parser = in_range::<u32>(1, 60))]
         depth: u32,
+        /// Add no position with more than this many discs played (the whole game by default).
+        #[arg(long, default_value_t = 60, value_parser = in_range::<u32>(0, 60))]
+        max_ply: u32,
+        /// Add only the positions of shard K of N (K/N, by their canonical board), for `book merge`
+        /// to join: N processes learn the same games without scoring a position twice.
+        #[arg(long, value_parser = parse_shard, default_value = "1/1")]
+        shard: (u32, u32),
     },
     /// Print a position's book moves, best first.
     Show {
@@ -259,7 +266,9 @@ fn run_book(command: BookCommand, hash_mb: usize, evaluator: Evaluator) -> ExitC
             book::deepen(&args.file, params, &budget, hash_mb, evaluator)
         }
         BookCommand::Merge { out, inputs } => book::merge(&out, &inputs),
-        BookCommand::Learn { file, games, depth } => book::learn(&file, &games, depth, hash_mb, evaluator),
+        BookCommand::Learn { file, games, depth, max_ply, shard } => {
+            book::learn(&file, &games, Learning { depth, max_ply, shard }, hash_mb, evaluator)
+        }
         BookCommand::Show { file, board, moves } => book::show(file.as_deref(), board.as_deref(), moves.as_deref()),
         BookCommand::Stats { file } => book::stats(file.as_deref()),
         BookCommand::Check { file, positions, depth, seed } => {

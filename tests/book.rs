@@ -281,3 +281,43 @@ fn book_learn_reads_transcripts_and_show_prints_the_moves() {
     // After f5 the book holds d6 and f6 (both games' second moves).
     assert!(lines.iter().any(|l| l.starts_with("d6 ")) && lines.iter().any(|l| l.starts_with("f6 ")), "{lines:?}");
 }
+
+#[test]
+fn book_learn_keeps_to_max_ply_and_its_shards_merge_into_one_learning() {
+    let games = temp("plies.txt");
+    std::fs::write(&games, "f5d6c3d3c4f4\nf5f6e6f4e3\n").expect("games");
+    let games = games.to_str().expect("path");
+    let single = temp("plies.book");
+    let out = book_cli(&["learn", single.to_str().expect("path"), games, "--depth", "4", "--max-ply", "3"]);
+    // Plies 0 to 3 of each game: the start and f5 are shared, so 4 + 2 positions.
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(said.starts_with("learnt 2 games: 6 positions added, 6 in "), "{said}");
+    let mut shards = Vec::new();
+    for k in 1..=2 {
+        let shard = temp(&format!("plies-{k}.book"));
+        let shard_arg = format!("{k}/2");
+        let out = book_cli(&[
+            "learn",
+            shard.to_str().expect("path"),
+            games,
+            "--depth",
+            "4",
+            "--max-ply",
+            "3",
+            "--shard",
+            &shard_arg,
+        ]);
+        assert!(out.status.success());
+        shards.push(shard);
+    }
+    let merged = temp("plies-merged.book");
+    let out = book_cli(&[
+        "merge",
+        "--out",
+        merged.to_str().expect("path"),
+        shards[0].to_str().expect("path"),
+        shards[1].to_str().expect("path"),
+    ]);
+    assert!(out.status.success());
+    assert_eq!(std::fs::read(&merged).expect("merged"), std::fs::read(&single).expect("single"));
+}

@@ -85,8 +85,33 @@ fn add_leaf(book: &mut Book, searcher: &mut Searcher, board: &Board, depth: u32)
     true
 }
 
-/// Adds the positions of a game (from `start`, with `moves`) to the book, each scored by a search at
-/// level `depth` unless it is there, then backs the values up along the line; a position whose side
+/// Which positions of a game `learn` adds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Learning {
+    /// The level (`go depth`) of the search that scores each new position.
+    pub depth: u32,
+    /// No position with more than this many discs played (the 4 of the start aside) is added.
+    pub max_ply: u32,
+    /// `(K, N)`: add only the positions whose canonical board hashes to K-1 mod N, so that N
+    /// processes learn the same games without scoring a position twice (`book merge` joins them).
+    pub shard: (u32, u32),
+}
+
+impl Learning {
+    /// Every position of the game, by searches at level `depth`, in one process.
+    pub fn whole_game(depth: u32) -> Learning {
+        Learning { depth, max_ply: 60, shard: (1, 1) }
+    }
+
+    fn wants(&self, board: &Board) -> bool {
+        let ply = (board.player | board.opponent).count_ones().saturating_sub(4);
+        let (k, n) = self.shard;
+        ply <= self.max_ply && shard_hash(key_of(board).0) % u64::from(n) == u64::from(k - 1)
+    }
+}
+
+/// Adds the positions of a game (from `start`, with `moves`) that `learning` wants, each scored by
+/// a search unless it is in the book, then backs the values up along the line; a position whose side
 /// must pass is stored as the position after the pass, as everywhere in the book. Returns the
 /// positions added, or the first illegal move.
 pub fn learn(
@@ -94,7 +119,7 @@ pub fn learn(
     searcher: &mut Searcher,
     start: &Board,
     moves: &[Move],
-    depth: u32,
+    learning: Learning,
 ) -> Result<usize, (usize, IllegalMove)> {
     let mut line = vec![*start];
     let mut board = *start;
@@ -103,8 +128,8 @@ pub fn learn(
         line.push(board);
     }
     let mut added = 0;
-    for board in line.iter().filter(|b| b.moves() != 0 || b.is_game_over()) {
-        added += add_leaf(book, searcher, board, depth) as usize;
+    for board in line.iter().filter(|b| (b.moves() != 0 || b.is_game_over()) && learning.wants(b)) {
+        added += add_leaf(book, searcher, board, learning.depth) as usize;
     }
     book.back_up();
     Ok(added)
@@ -377,10 +402,8 @@ mod tests {
         assert_eq!(backed, book);
     }
 
-    #[test]
-    fn learning_a_game_adds_its_line_and_backs_up_its_result() {
-        // A finished game: f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 ... recorded from a shallow self-play.
-        let mut searcher = Searcher::new(1);
+    /// A finished game of depth-1 self-play from the start.
+    fn self_play_game(searcher: &mut Searcher) -> (Vec<Move>, Board) {
         let mut moves = Vec::new();
         let mut board = Board::START;
         while !board.is_game_over() {
@@ -392,10 +415,48 @@ mod tests {
             moves.push(mv);
             board = board.try_play(mv).expect("legal");
         }
+        (moves, board)
+    }
+
+    #[test]
+    fn learning_keeps_to_its_plies_and_shards_merge_into_one_learning() {
+        let mut searcher = Searcher::new(1);
+        let (moves, _) = self_play_game(&mut searcher);
+        let learning = Learning { depth: 2, max_ply: 12, shard: (1, 1) };
+        let mut single = Book::new();
+        let added = learn(&mut single, &mut searcher, &Board::START, &moves, learning).expect("legal game");
+        // Plies 0 to 12, one position each (none of them a pass this early).
+        assert_eq!(added, 13);
+        for ((p, o), _) in single.iter_sorted() {
+            assert!((p | o).count_ones() <= 16, "a position past ply 12 was added");
+        }
+        let mut merged = Book::new();
+        let mut sizes = Vec::new();
+        for k in 1..=3 {
+            let mut shard = Book::new();
+            let n = learn(&mut shard, &mut searcher, &Board::START, &moves, Learning { shard: (k, 3), ..learning })
+                .expect("legal game");
+            sizes.push(n);
+            merged.merge(&shard);
+        }
+        assert_eq!(sizes.iter().sum::<usize>(), 13, "each position in one shard: {sizes:?}");
+        assert!(sizes.iter().all(|&n| n < 13), "{sizes:?}");
+        assert_eq!(merged, single);
+    }
+
+    #[test]
+    fn learning_a_game_adds_its_line_and_backs_up_its_result() {
+        let mut searcher = Searcher::new(1);
+        let (moves, board) = self_play_game(&mut searcher);
         let mut book = Book::new();
-        let added = learn(&mut book, &mut searcher, &Board::START, &moves, 2).expect("legal game");
+        let added =
+            learn(&mut book, &mut searcher, &Board::START, &moves, Learning::whole_game(2)).expect("legal game");
         assert!(added >= 55, "{added} positions");
-        assert_eq!(learn(&mut book, &mut searcher, &Board::START, &moves, 2), Ok(0), "nothing new the second time");
+        assert_eq!(
+            learn(&mut book, &mut searcher, &Board::START, &moves, Learning::whole_game(2)),
+            Ok(0),
+            "nothing new the second time"
+        );
         // The last position is the exact result, and a position one move before the end knows it.
         let last = book.get(&board).expect("the final position");
         assert!(last.is_exact());
@@ -413,6 +474,9 @@ mod tests {
             b = b.try_play(mv).expect("legal");
         }
         // An illegal move is refused with its index.
-        assert_eq!(learn(&mut book, &mut searcher, &Board::START, &[Move::Pass], 2).map_err(|e| e.0), Err(0));
+        assert_eq!(
+            learn(&mut book, &mut searcher, &Board::START, &[Move::Pass], Learning::whole_game(2)).map_err(|e| e.0),
+            Err(0)
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! shardable), merge shards, learn games into it, show a position's book moves, print its counts,
 //! and measure its values against deeper searches.
 
-use crate::book::build::{self, Builder, Params};
+use crate::book::build::{self, Builder, Learning, Params};
 use crate::book::{Book, BookMove, EXACT_DEPTH};
 use crate::eval::Evaluator;
 use crate::rules::board::{Board, Move, Position};
@@ -195,7 +195,13 @@ pub fn merge(out: &Path, inputs: &[std::path::PathBuf]) -> ExitCode {
 }
 
 /// `book learn FILE GAMES...`: every game (a GGF record or a transcript a line) into the book.
-pub fn learn(path: &Path, games: &[std::path::PathBuf], depth: u32, hash_mb: usize, evaluator: Evaluator) -> ExitCode {
+pub fn learn(
+    path: &Path,
+    games: &[std::path::PathBuf],
+    learning: Learning,
+    hash_mb: usize,
+    evaluator: Evaluator,
+) -> ExitCode {
     let mut book = if path.exists() {
         match read(path) {
             Ok(book) => book,
@@ -207,6 +213,7 @@ pub fn learn(path: &Path, games: &[std::path::PathBuf], depth: u32, hash_mb: usi
     let mut searcher = Searcher::new(hash_mb);
     searcher.set_evaluator(evaluator);
     let (mut learnt, mut added) = (0, 0);
+    let started = Instant::now();
     for file in games {
         let text = match std::fs::read_to_string(file) {
             Ok(text) => text,
@@ -218,11 +225,18 @@ pub fn learn(path: &Path, games: &[std::path::PathBuf], depth: u32, hash_mb: usi
                 Err(e) => return fail(&format!("{}:{}: {e}", file.display(), i + 1)),
             };
             let moves: Vec<Move> = game.moves().collect();
-            match build::learn(&mut book, &mut searcher, &game.start().board, &moves, depth) {
-                Ok(n) => added += n,
+            let n = match build::learn(&mut book, &mut searcher, &game.start().board, &moves, learning) {
+                Ok(n) => n,
                 Err((m, e)) => return fail(&format!("{}:{}: move {}: {e}", file.display(), i + 1, m + 1)),
-            }
+            };
+            added += n;
             learnt += 1;
+            eprintln!(
+                "book: {}:{}: {n} positions added ({added} in {learnt} games, {:.0} s)",
+                file.display(),
+                i + 1,
+                started.elapsed().as_secs_f64()
+            );
             if let Err(e) = write(&book, path) {
                 return fail(&e);
             }
