@@ -4,7 +4,7 @@
 
 use crate::book::{build, Book, BookMove};
 use crate::eval::Evaluator;
-use crate::rules::board::{Board, IllegalMove, Move, Position};
+use crate::rules::board::{Board, Color, IllegalMove, Move, Position};
 use crate::rules::game::Game;
 use crate::search::{Limits, Observer, Outcome, SearchResult, Searcher, Selectivity, StopReason};
 use std::time::Duration;
@@ -117,12 +117,18 @@ impl Engine {
         }
     }
 
-    /// The book's move for `board`, when the book is on and knows the position: one of the moves
-    /// within the randomness of the best, drawn uniformly (the best with randomness 0).
-    pub fn book_move(&mut self, board: &Board) -> Option<BookChoice> {
+    /// The book's move for `position` (the position now, or one a front end derived from it by
+    /// passes), when the book is on and knows it: one of the moves within the randomness of the best,
+    /// drawn uniformly, where the randomness is what `set book randomness` leaves after the discs the
+    /// side to move has already given away from the book's best in this game (the best with
+    /// randomness 0). So a game from the start varies, and the side costs itself at most that many
+    /// discs over the game by the book's values.
+    pub fn book_move(&mut self, position: &Position) -> Option<BookChoice> {
+        let board = &position.board;
         let moves = self.book_moves(board);
         let best = moves.first()?.score;
-        let within: Vec<&BookMove> = moves.iter().filter(|m| m.score >= best - self.randomness as i32).collect();
+        let left = (self.randomness as i32 - self.book_deviation(position.side)).max(0);
+        let within: Vec<&BookMove> = moves.iter().filter(|m| m.score >= best - left).collect();
         self.rng ^= self.rng << 13;
         self.rng ^= self.rng >> 7;
         self.rng ^= self.rng << 17;
@@ -135,6 +141,17 @@ impl Engine {
             pv.extend(self.book.line(&child, 20));
         }
         Some(BookChoice { mv: pick.mv, score: pick.score, exact: pick.exact, depth: pick.depth as u32, pv })
+    }
+
+    /// The discs `side` has given away from the book's best moves in this game, by the book's values
+    /// now: for each of its moves that the book lists, the best listed score less that move's.
+    fn book_deviation(&self, side: Color) -> i32 {
+        let given = |(before, mv): &(Position, Move)| {
+            let moves = self.book.moves(&before.board);
+            let played = moves.iter().find(|m| m.mv == *mv)?;
+            Some(moves.first()?.score - played.score)
+        };
+        self.game.history().filter(|(before, _)| before.side == side).filter_map(given).sum()
     }
 
     /// Adds the game played so far (from its start) to the book, each new position scored by a search
@@ -304,7 +321,8 @@ mod tests {
         book.back_up();
         let mut engine = Engine::new(1, Evaluator::default());
         engine.set_book(book, None);
-        let pick = |engine: &mut Engine| engine.book_move(&f5).expect("in the book");
+        let at_f5 = Position { board: f5, side: Color::White };
+        let pick = |engine: &mut Engine| engine.book_move(&at_f5).expect("in the book");
         assert_eq!(pick(&mut engine).mv.to_string(), "d6");
         assert_eq!(pick(&mut engine).pv.len(), 1, "d6 leads out of the book");
         for randomness in 0..=3 {
@@ -323,8 +341,38 @@ mod tests {
             assert_eq!(seen.len(), expected, "every move within {randomness} discs is played: {seen:?}");
         }
         engine.set_book_enabled(false);
-        assert_eq!(engine.book_move(&f5), None);
-        assert_eq!(engine.book_move(&Board::START), None, "the start is not in this book");
+        assert_eq!(engine.book_move(&at_f5), None);
+        assert_eq!(engine.book_move(&Position::START), None, "the start is not in this book");
+    }
+
+    #[test]
+    fn book_randomness_is_what_a_side_may_give_away_over_the_game() {
+        let book = Book::built_in().expect("the built-in book");
+        let mut engine = Engine::new(1, Evaluator::default());
+        engine.set_book(book.clone(), None);
+        engine.set_book_randomness(2);
+        let mut lines = std::collections::BTreeSet::new();
+        let mut spent_somewhere = false;
+        for _ in 0..40 {
+            engine.new_game(Game::default());
+            // Both sides from the book until it has no move: each side's picks, by the book's
+            // values, give away at most 2 discs in all (any move within 2 discs, move after move,
+            // would give away more).
+            let mut given = [0, 0];
+            loop {
+                let position = *engine.position();
+                let Some(choice) = engine.book_move(&position) else { break };
+                let side = position.side.index();
+                let best = book.moves(&position.board)[0].score;
+                given[side] += best - choice.score;
+                engine.play(choice.mv).expect("a book move is legal");
+            }
+            assert!(given[0] <= 2 && given[1] <= 2, "{given:?}");
+            spent_somewhere |= given != [0, 0];
+            lines.insert(engine.game().moves().map(|m| m.to_string()).collect::<String>());
+        }
+        assert!(spent_somewhere, "some game took a move below the best");
+        assert!(lines.len() >= 10, "the games differ: {} lines in 40", lines.len());
     }
 
     #[test]

@@ -437,7 +437,7 @@ impl<W: Write> Gtp<W> {
         let board = trial.position().board;
         let mv = if board.moves() == 0 {
             Move::Pass
-        } else if let Some(choice) = self.engine.book_move(&board) {
+        } else if let Some(choice) = self.engine.book_move(trial.position()) {
             log::info!("book move {} score {}", choice.mv, choice.score);
             choice.mv
         } else {

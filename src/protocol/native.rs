@@ -180,9 +180,10 @@ impl<W: Write> Native<W> {
             self.out.line(format_args!("error {name}: the game is over"));
             return Flow::Continue;
         }
-        let board = self.engine.game().position().board;
+        let position = *self.engine.game().position();
+        let board = position.board;
         // `go infinite` is an analysis: it searches even where the book has a move.
-        let book = if *limits == Limits::Infinite { None } else { self.engine.book_move(&board) };
+        let book = if *limits == Limits::Infinite { None } else { self.engine.book_move(&position) };
         let best = if let Some(choice) = book {
             self.out.line(BookInfo(&choice));
             self.out.line(format_args!("bestmove {}", choice.mv));

@@ -372,7 +372,8 @@ impl<W: Write> NBoard<W> {
     }
 
     fn go(&mut self) -> Flow {
-        let board = self.engine.game().position().board;
+        let position = *self.engine.game().position();
+        let board = position.board;
         if board.is_game_over() {
             self.error("go: the game is over");
             return Flow::Continue;
@@ -381,7 +382,7 @@ impl<W: Write> NBoard<W> {
             self.out.line("=== PA");
             return Flow::Continue;
         }
-        if let Some(choice) = self.engine.book_move(&board) {
+        if let Some(choice) = self.engine.book_move(&position) {
             self.out.line(format_args!("=== {}/{:.2}/0.00", Notation::GGF.text(choice.mv), f64::from(choice.score)));
             return Flow::Continue;
         }

@@ -39,6 +39,11 @@ impl Game {
         self.history.iter().map(|&(_, mv)| mv)
     }
 
+    /// The position before each move played, and the move, from the start.
+    pub fn history(&self) -> impl ExactSizeIterator<Item = &(Position, Move)> + '_ {
+        self.history.iter()
+    }
+
     /// Plays one move, or leaves the game unchanged and says why it is illegal.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         let next = self.current.try_play(mv)?;

@@ -1,0 +1,59 @@
+"""book-learn.py against the real binary: a round plays its games from the start, writes their
+transcripts, and learns them into the book as one `book learn` would, positions up to --max-ply."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "book-learn.py")
+EBONY = os.environ.get("EBONY_BIN")
+
+
+def in_book(book, moves):
+    out = subprocess.run([EBONY, "book", "show", book, "--moves", moves], capture_output=True, text=True,
+                         check=True).stdout
+    return out.startswith("value ")
+
+
+@unittest.skipUnless(EBONY and os.path.exists(EBONY), "EBONY_BIN unset")
+class BookLearnTest(unittest.TestCase):
+    def test_a_round_learns_its_games_as_one_book_learn_would(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            book = os.path.join(tmp, "learnt.book")
+            subprocess.run([EBONY, "book", "build", book, "--depth", "2", "--deviation", "64", "--max-ply", "2"],
+                           check=True, capture_output=True)
+            before = os.path.join(tmp, "before.book")
+            shutil.copyfile(book, before)
+            games = os.path.join(tmp, "games")
+            out = subprocess.run([sys.executable, SCRIPT, book, games, "--pairs", "1", "--movetime", "20",
+                                  "--depth", "2", "--max-ply", "12", "--jobs", "2", "--ebony", EBONY],
+                                 capture_output=True, text=True, check=True).stdout
+            self.assertIn("round 1: book side ", out)
+            transcripts = os.path.join(games, "round1.txt")
+            with open(transcripts) as f:
+                lines = f.read().split()
+            self.assertEqual(len(lines), 2, "one pair of games")
+            for line in lines:
+                self.assertGreaterEqual(len(line), 2 * 50, "a whole game")
+                # Every position up to 12 discs played is in the book, and none after.
+                for ply in range(13):
+                    self.assertTrue(in_book(book, line[:2 * ply]), f"ply {ply} of {line}")
+                self.assertFalse(in_book(book, line[:2 * 14]), f"ply 14 of {line}")
+            # The shards' merge is the single learning of the same games.
+            subprocess.run([EBONY, "book", "learn", before, transcripts, "--depth", "2", "--max-ply", "12"],
+                           check=True, capture_output=True)
+            with open(book, "rb") as a, open(before, "rb") as b:
+                self.assertEqual(a.read(), b.read())
+            self.assertEqual([f for f in os.listdir(games) if f != "round1.txt"], [], "shards and match removed")
+            # Run again: the round is not played twice, and nothing is left to learn.
+            again = subprocess.run([sys.executable, SCRIPT, book, games, "--depth", "2", "--max-ply", "12",
+                                    "--ebony", EBONY], capture_output=True, text=True, check=True).stdout
+            self.assertIn("round 1: games already played", again)
+            self.assertIn("round 1: learnt, 0 positions added", again)
+
+
+if __name__ == "__main__":
+    unittest.main()
