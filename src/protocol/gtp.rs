@@ -499,7 +499,7 @@ impl<W: Write> Gtp<W> {
     }
 
     /// `ebony-book on | off | randomness N`: whether `genmove` plays from the book, and among the
-    /// book moves within how many discs of the best.
+    /// book moves within how many discs of the best (at most that many over the game).
     fn set_book(&mut self, args: &[String]) -> Reply {
         match (args.first().map(String::as_str), args.len()) {
             (Some("on"), 1) => self.engine.set_book_enabled(true),

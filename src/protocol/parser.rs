@@ -292,7 +292,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "set",
         args: "hash MB | selectivity P|auto | book on|off|randomness N",
-        help: "resize the transposition table to MB megabytes (1 to 4096), clearing it; or set how selective the midgame search is (P: 58, 73, 87, 95, 98, 99 or 100 for none; auto: 87 for a depth, 58 for a time or nodes); or use the opening book or not, or pick among its moves within N discs of the best (0 to 64)",
+        help: "resize the transposition table to MB megabytes (1 to 4096), clearing it; or set how selective the midgame search is (P: 58, 73, 87, 95, 98, 99 or 100 for none; auto: 87 for a depth, 58 for a time or nodes); or use the opening book or not, or pick among its moves within N discs of the best, at most N over the game (0 to 64)",
         during_search: false,
         parse: set,
     },
