@@ -13,11 +13,14 @@ side at `set book randomness --randomness` so that the games differ; the games' 
 GAMES_DIR/roundK.txt (one a line); then `--jobs` processes learn them, each into its own copy of BOOK
 (`book learn --shard J/N`), and `book merge` joins the copies back into BOOK.
 
+With --rescore, the games' positions that the book holds with moves searched below --depth are
+scored again at --depth (`book learn --rescore`), so that the lines played rest on the deeper searches.
+
 Resumable: a round whose transcript file exists is not played again, and a shard's copy that exists
 is learnt on (it is written after every game and skips the positions it holds).
 
 Usage: scripts/book-learn.py BOOK GAMES_DIR [--rounds R] [--first K] [--pairs N] [--movetime MS]
-       [--randomness D] [--depth D] [--max-ply P] [--jobs J] [--ebony BINARY]
+       [--randomness D] [--depth D] [--max-ply P] [--jobs J] [--rescore] [--ebony BINARY]
 """
 import argparse
 import json
@@ -63,7 +66,7 @@ def learn_round(args, transcripts):
         if not os.path.exists(shard):
             shutil.copyfile(args.book, shard)
         cmd = [args.ebony, "book", "learn", shard, transcripts, "--depth", str(args.depth),
-               "--max-ply", str(args.max_ply), "--shard", f"{k}/{args.jobs}"]
+               "--max-ply", str(args.max_ply), "--shard", f"{k}/{args.jobs}"] + (["--rescore"] if args.rescore else [])
         procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True))
     said = [p.communicate()[0].strip() for p in procs]
     if any(p.returncode != 0 for p in procs):
@@ -87,6 +90,8 @@ def main():
     ap.add_argument("--depth", type=int, default=24)
     ap.add_argument("--max-ply", type=int, default=30)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--rescore", action="store_true",
+                    help="also score again at --depth the games' positions the book holds at a lower level")
     ap.add_argument("--ebony", default=os.path.join(HERE, "..", "target", "release", "ebony"))
     args = ap.parse_args()
     os.makedirs(args.games_dir, exist_ok=True)
@@ -103,7 +108,9 @@ def main():
                   f"{discs / max(1, len(finished)):+.2f} discs a game", flush=True)
         said = learn_round(args, transcripts)
         added = sum(int(s.split(": ")[1].split()[0]) for s in said)
-        print(f"round {k}: learnt, {added} positions added", flush=True)
+        rescored = sum(int(s.split(", ")[1].split()[0]) for s in said) if args.rescore else 0
+        print(f"round {k}: learnt, {added} positions added" + (f", {rescored} rescored" if args.rescore else ""),
+              flush=True)
 
 
 if __name__ == "__main__":

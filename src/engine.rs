@@ -161,7 +161,7 @@ impl Engine {
         let start = self.game.start().board;
         // The game record holds legal moves only, so the line always plays.
         build::learn(&mut self.book, &mut self.searcher, &start, &moves, build::Learning::whole_game(depth))
-            .unwrap_or(0)
+            .map_or(0, |learnt| learnt.added)
     }
 
     pub fn game(&self) -> &Game {

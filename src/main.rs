@@ -175,6 +175,11 @@ enum BookCommand {
         /// to join: N processes learn the same games without scoring a position twice.
         #[arg(long, value_parser = parse_shard, default_value = "1/1")]
         shard: (u32, u32),
+        /// Also score again, at --depth, the games' positions that the book holds with moves scored
+        /// at a lower level (within --max-ply and the shard), so that the lines played rest on
+        /// searches as deep as the new positions'.
+        #[arg(long)]
+        rescore: bool,
     },
     /// Print a position's book moves, best first.
     Show {
@@ -266,8 +271,8 @@ fn run_book(command: BookCommand, hash_mb: usize, evaluator: Evaluator) -> ExitC
             book::deepen(&args.file, params, &budget, hash_mb, evaluator)
         }
         BookCommand::Merge { out, inputs } => book::merge(&out, &inputs),
-        BookCommand::Learn { file, games, depth, max_ply, shard } => {
-            book::learn(&file, &games, Learning { depth, max_ply, shard }, hash_mb, evaluator)
+        BookCommand::Learn { file, games, depth, max_ply, shard, rescore } => {
+            book::learn(&file, &games, Learning { depth, max_ply, shard, rescore }, hash_mb, evaluator)
         }
         BookCommand::Show { file, board, moves } => book::show(file.as_deref(), board.as_deref(), moves.as_deref()),
         BookCommand::Stats { file } => book::stats(file.as_deref()),

@@ -53,6 +53,18 @@ class BookLearnTest(unittest.TestCase):
                                     "--ebony", EBONY], capture_output=True, text=True, check=True).stdout
             self.assertIn("round 1: games already played", again)
             self.assertIn("round 1: learnt, 0 positions added", again)
+            # Rescoring at a deeper level searches every position of the two lines again (the start
+            # and a few early ones are shared), as one `book learn --rescore` would.
+            shutil.copyfile(book, before)
+            deeper = subprocess.run([sys.executable, SCRIPT, book, games, "--depth", "3", "--max-ply", "12",
+                                     "--rescore", "--ebony", EBONY], capture_output=True, text=True,
+                                    check=True).stdout
+            rescored = int(deeper.split("positions added, ")[1].split()[0])
+            self.assertTrue(13 <= rescored <= 26, deeper)
+            subprocess.run([EBONY, "book", "learn", before, transcripts, "--depth", "3", "--max-ply", "12",
+                            "--rescore"], check=True, capture_output=True)
+            with open(book, "rb") as a, open(before, "rb") as b:
+                self.assertEqual(a.read(), b.read())
 
 
 if __name__ == "__main__":

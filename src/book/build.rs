@@ -95,12 +95,15 @@ pub struct Learning {
     /// `(K, N)`: add only the positions whose canonical board hashes to K-1 mod N, so that N
     /// processes learn the same games without scoring a position twice (`book merge` joins them).
     pub shard: (u32, u32),
+    /// Also score again the game's positions that are in the book with moves scored below `depth`
+    /// ([`rescore`]), so that the lines played rest on searches as deep as the new ones.
+    pub rescore: bool,
 }
 
 impl Learning {
     /// Every position of the game, by searches at level `depth`, in one process.
     pub fn whole_game(depth: u32) -> Learning {
-        Learning { depth, max_ply: 60, shard: (1, 1) }
+        Learning { depth, max_ply: 60, shard: (1, 1), rescore: false }
     }
 
     fn wants(&self, board: &Board) -> bool {
@@ -110,29 +113,71 @@ impl Learning {
     }
 }
 
+/// What learning a game did to the book.
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
+pub struct Learnt {
+    /// Positions the book lacked, added.
+    pub added: usize,
+    /// Positions in the book scored again at the learning's depth ([`Learning::rescore`]).
+    pub rescored: usize,
+}
+
 /// Adds the positions of a game (from `start`, with `moves`) that `learning` wants, each scored by
-/// a search unless it is in the book, then backs the values up along the line; a position whose side
-/// must pass is stored as the position after the pass, as everywhere in the book. Returns the
-/// positions added, or the first illegal move.
+/// a search unless it is in the book (and, with [`Learning::rescore`], scores again those of the
+/// book searched below its depth), then backs the values up along the line; a position whose side
+/// must pass is stored as the position after the pass, as everywhere in the book. Returns what was
+/// done, or the first illegal move.
 pub fn learn(
     book: &mut Book,
     searcher: &mut Searcher,
     start: &Board,
     moves: &[Move],
     learning: Learning,
-) -> Result<usize, (usize, IllegalMove)> {
+) -> Result<Learnt, (usize, IllegalMove)> {
     let mut line = vec![*start];
     let mut board = *start;
     for (i, &mv) in moves.iter().enumerate() {
         board = board.try_play(mv).map_err(|e| (i, e))?;
         line.push(board);
     }
-    let mut added = 0;
+    let mut learnt = Learnt::default();
     for board in line.iter().filter(|b| (b.moves() != 0 || b.is_game_over()) && learning.wants(b)) {
-        added += add_leaf(book, searcher, board, learning.depth) as usize;
+        if add_leaf(book, searcher, board, learning.depth) {
+            learnt.added += 1;
+        } else if learning.rescore && rescore(book, searcher, board, learning.depth) {
+            learnt.rescored += 1;
+        }
     }
     book.back_up();
-    Ok(added)
+    Ok(learnt)
+}
+
+/// Scores `board`, a position of the book whose moves were searched below level `depth`, again by a
+/// search at `depth` (values are not backed up; true when it was scored). A leaf takes the search's
+/// move and score. An expanded position keeps its moves in the book, whose values come from below:
+/// when the search's best move is not among them, it becomes the leaf move with its score; when it
+/// is, no move scores more than it at this level, so the leaf move's score is capped by its score.
+pub fn rescore(book: &mut Book, searcher: &mut Searcher, board: &Board, depth: u32) -> bool {
+    let Some(entry) = book.get(board).copied() else { return false };
+    if entry.depth == super::EXACT_DEPTH || entry.depth as u32 >= depth || board.is_game_over() {
+        return false;
+    }
+    let level = depth.min(254) as u8;
+    let s = score_position(searcher, board, depth);
+    if !entry.is_expanded() {
+        book.insert(board, Entry::leaf(s.best, s.score, level, s.exact, key_of(board).1));
+        return true;
+    }
+    let best_in_book = s.best.and_then(|mv| Book::child(board, mv)).is_some_and(|(child, _)| book.contains(&child));
+    let leaf = if best_in_book {
+        let exact = entry.flags & super::LEAF_EXACT != 0;
+        Book::leaf_move(&entry, board)
+            .map(|mv| (mv, if exact { entry.leaf_score as i32 } else { (entry.leaf_score as i32).min(s.score) }, exact))
+    } else {
+        s.best.map(|mv| (mv, s.score, s.exact))
+    };
+    book.set_expanded(board, leaf, level);
+    true
 }
 
 /// The builder: its own searcher and the parameters.
@@ -422,9 +467,9 @@ mod tests {
     fn learning_keeps_to_its_plies_and_shards_merge_into_one_learning() {
         let mut searcher = Searcher::new(1);
         let (moves, _) = self_play_game(&mut searcher);
-        let learning = Learning { depth: 2, max_ply: 12, shard: (1, 1) };
+        let learning = Learning { depth: 2, max_ply: 12, shard: (1, 1), rescore: false };
         let mut single = Book::new();
-        let added = learn(&mut single, &mut searcher, &Board::START, &moves, learning).expect("legal game");
+        let added = learn(&mut single, &mut searcher, &Board::START, &moves, learning).expect("legal game").added;
         // Plies 0 to 12, one position each (none of them a pass this early).
         assert_eq!(added, 13);
         for ((p, o), _) in single.iter_sorted() {
@@ -435,7 +480,8 @@ mod tests {
         for k in 1..=3 {
             let mut shard = Book::new();
             let n = learn(&mut shard, &mut searcher, &Board::START, &moves, Learning { shard: (k, 3), ..learning })
-                .expect("legal game");
+                .expect("legal game")
+                .added;
             sizes.push(n);
             merged.merge(&shard);
         }
@@ -445,16 +491,79 @@ mod tests {
     }
 
     #[test]
+    fn rescoring_brings_the_line_to_the_learning_depth_and_shards_merge_into_one() {
+        let mut searcher = Searcher::new(1);
+        let (moves, _) = self_play_game(&mut searcher);
+        let shallow = grow(Params { depth: 2, deviation: 64, max_ply: 3, ..params((1, 1)) });
+        let learning = Learning { depth: 4, max_ply: 5, shard: (1, 1), rescore: true };
+        // Without rescoring, only the positions the book lacks are searched.
+        let mut plain = shallow.clone();
+        let learnt = learn(&mut plain, &mut searcher, &Board::START, &moves, Learning { rescore: false, ..learning });
+        assert_eq!(learnt.expect("legal game").rescored, 0);
+
+        let mut book = shallow.clone();
+        let learnt = learn(&mut book, &mut searcher, &Board::START, &moves, learning).expect("legal game");
+        // Plies 0 to 3 are in the book (expanded up to ply 2), plies 4 and 5 new.
+        assert_eq!(learnt, Learnt { added: 2, rescored: 4 });
+        let mut board = Board::START;
+        let mut expanded_seen = 0;
+        for &mv in &moves[..=5] {
+            let old = shallow.get(&board).copied();
+            let entry = *book.get(&board).expect("the line is in the book");
+            assert_eq!(entry.depth, 4, "every position of the line up to ply 5 is at the new depth");
+            let fresh = score_position(&mut searcher, &board, 4);
+            match old {
+                Some(old) if old.is_expanded() => {
+                    expanded_seen += 1;
+                    assert!(entry.is_expanded());
+                    let (child, _) = Book::child(&board, fresh.best.expect("a move")).expect("legal");
+                    if shallow.contains(&child) {
+                        // The search's best is a book move: the leaf move can score no more than it.
+                        assert_eq!(Book::leaf_move(&entry, &board), Book::leaf_move(&old, &board));
+                        if old.has_leaf() {
+                            assert!(entry.leaf_score as i32 <= fresh.score.min(old.leaf_score as i32));
+                        }
+                    } else {
+                        assert_eq!(Book::leaf_move(&entry, &board), fresh.best);
+                        assert_eq!(entry.leaf_score as i32, fresh.score);
+                    }
+                }
+                // A leaf, old or new, is the new search.
+                _ => {
+                    assert_eq!(Book::leaf_move(&entry, &board), fresh.best);
+                    assert_eq!(entry.leaf_score as i32, fresh.score);
+                }
+            }
+            board = board.try_play(mv).expect("legal");
+        }
+        assert!(expanded_seen >= 3, "the line starts in the expanded part of the book");
+        assert_eq!(
+            learn(&mut book, &mut searcher, &Board::START, &moves, learning).expect("legal game"),
+            Learnt::default(),
+            "nothing is left to do the second time"
+        );
+
+        let mut merged = shallow.clone();
+        for k in 1..=2 {
+            let mut shard = shallow.clone();
+            learn(&mut shard, &mut searcher, &Board::START, &moves, Learning { shard: (k, 2), ..learning })
+                .expect("legal game");
+            merged.merge(&shard);
+        }
+        assert_eq!(merged, book);
+    }
+
+    #[test]
     fn learning_a_game_adds_its_line_and_backs_up_its_result() {
         let mut searcher = Searcher::new(1);
         let (moves, board) = self_play_game(&mut searcher);
         let mut book = Book::new();
         let added =
-            learn(&mut book, &mut searcher, &Board::START, &moves, Learning::whole_game(2)).expect("legal game");
+            learn(&mut book, &mut searcher, &Board::START, &moves, Learning::whole_game(2)).expect("legal game").added;
         assert!(added >= 55, "{added} positions");
         assert_eq!(
             learn(&mut book, &mut searcher, &Board::START, &moves, Learning::whole_game(2)),
-            Ok(0),
+            Ok(Learnt::default()),
             "nothing new the second time"
         );
         // The last position is the exact result, and a position one move before the end knows it.

@@ -212,7 +212,7 @@ pub fn learn(
     };
     let mut searcher = Searcher::new(hash_mb);
     searcher.set_evaluator(evaluator);
-    let (mut learnt, mut added) = (0, 0);
+    let (mut learnt, mut total) = (0, build::Learnt::default());
     let started = Instant::now();
     for file in games {
         let text = match std::fs::read_to_string(file) {
@@ -229,12 +229,18 @@ pub fn learn(
                 Ok(n) => n,
                 Err((m, e)) => return fail(&format!("{}:{}: move {}: {e}", file.display(), i + 1, m + 1)),
             };
-            added += n;
+            total.added += n.added;
+            total.rescored += n.rescored;
             learnt += 1;
+            let rescored = |r: usize| if learning.rescore { format!(", {r} rescored") } else { String::new() };
             eprintln!(
-                "book: {}:{}: {n} positions added ({added} in {learnt} games, {:.0} s)",
+                "book: {}:{}: {} positions added{} ({} added{} in {learnt} games, {:.0} s)",
                 file.display(),
                 i + 1,
+                n.added,
+                rescored(n.rescored),
+                total.added,
+                rescored(total.rescored),
                 started.elapsed().as_secs_f64()
             );
             if let Err(e) = write(&book, path) {
@@ -242,7 +248,8 @@ pub fn learn(
             }
         }
     }
-    say!("learnt {learnt} games: {added} positions added, {} in {}", book.len(), path.display());
+    let rescored = if learning.rescore { format!(", {} rescored", total.rescored) } else { String::new() };
+    say!("learnt {learnt} games: {} positions added{rescored}, {} in {}", total.added, book.len(), path.display());
     ExitCode::SUCCESS
 }
 
