@@ -8,8 +8,9 @@ Learning a game adds its positions after the book's exit (up to --max-ply discs 
 by a search at level --depth, and backs the values up along the line, so the next round's choices
 rest on what the last one met.
 
-Each round: a referee match (`--pairs` pairs of games, both colours, `--movetime` ms a move), the book
-side at `set book randomness --randomness` so that the games differ; the games' transcripts go to
+Each round: a referee match (`--pairs` pairs of games, both colours, `--movetime` ms a move or the
+game clock `--tc`), the book side at `set book randomness --randomness` so that the games differ;
+the games' transcripts go to
 GAMES_DIR/roundK.txt (one a line); then `--jobs` processes learn them, each into its own copy of BOOK
 (`book learn --shard J/N`), and `book merge` joins the copies back into BOOK.
 
@@ -19,7 +20,7 @@ scored again at --depth (`book learn --rescore`), so that the lines played rest 
 Resumable: a round whose transcript file exists is not played again, and a shard's copy that exists
 is learnt on (it is written after every game and skips the positions it holds).
 
-Usage: scripts/book-learn.py BOOK GAMES_DIR [--rounds R] [--first K] [--pairs N] [--movetime MS]
+Usage: scripts/book-learn.py BOOK GAMES_DIR [--rounds R] [--first K] [--pairs N] [--movetime MS | --tc T+I]
        [--randomness D] [--depth D] [--max-ply P] [--jobs J] [--rescore] [--ebony BINARY]
 """
 import argparse
@@ -39,7 +40,8 @@ def play_round(args, transcripts):
            "-e", f"cmd={args.ebony} --book {args.book}", "name=book",
            f"init=set book randomness {args.randomness}",
            "-e", f"cmd={args.ebony} --no-book", "name=nobook",
-           "--start", "--count", str(args.pairs), "--movetime", str(args.movetime)]
+           "--start", "--count", str(args.pairs)]
+    cmd += ["--tc", args.tc] if args.tc else ["--movetime", str(args.movetime)]
     subprocess.run(cmd, check=True)  # its summary (by colour, Elo) on stdout, its progress on stderr
     with open(os.path.join(out, "results.jsonl")) as f:
         games = [r for r in map(json.loads, f) if r.get("type") == "game"]
@@ -86,6 +88,7 @@ def main():
     ap.add_argument("--first", type=int, default=1, help="the number of the first round (its file name)")
     ap.add_argument("--pairs", type=int, default=100)
     ap.add_argument("--movetime", type=int, default=100)
+    ap.add_argument("--tc", help="a game clock (referee.py's --tc, as 5+0.05) instead of --movetime")
     ap.add_argument("--randomness", type=int, default=1)
     ap.add_argument("--depth", type=int, default=24)
     ap.add_argument("--max-ply", type=int, default=30)

@@ -66,6 +66,26 @@ class BookLearnTest(unittest.TestCase):
             with open(book, "rb") as a, open(before, "rb") as b:
                 self.assertEqual(a.read(), b.read())
 
+    def test_a_round_can_be_played_on_a_game_clock(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            book = os.path.join(tmp, "learnt.book")
+            subprocess.run([EBONY, "book", "build", book, "--depth", "2", "--deviation", "64", "--max-ply", "2"],
+                           check=True, capture_output=True)
+            games = os.path.join(tmp, "games")
+            out = subprocess.run([sys.executable, SCRIPT, book, games, "--pairs", "1", "--tc", "2+0.02",
+                                  "--depth", "2", "--max-ply", "4", "--ebony", EBONY],
+                                 capture_output=True, text=True, check=True).stdout
+            self.assertIn("round 1: book side ", out)
+            with open(os.path.join(games, "round1.txt")) as f:
+                lines = f.read().split()
+            self.assertEqual(len(lines), 2, "one pair of games")
+            self.assertTrue(all(len(line) >= 2 * 50 for line in lines), lines)
+            # The clock goes to the referee: one it cannot read ends the round before any game.
+            bad = subprocess.run([sys.executable, SCRIPT, book, os.path.join(tmp, "bad"), "--tc", "bogus",
+                                  "--ebony", EBONY], capture_output=True, text=True)
+            self.assertNotEqual(bad.returncode, 0)
+            self.assertIn("--tc bogus", bad.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
