@@ -18,13 +18,19 @@ def in_book(book, moves):
     return out.startswith("value ")
 
 
+def small_book(tmp):
+    """A book of every position up to ply 2, scored at depth 2, in directory `tmp`."""
+    book = os.path.join(tmp, "learnt.book")
+    subprocess.run([EBONY, "book", "build", book, "--depth", "2", "--deviation", "64", "--max-ply", "2"],
+                   check=True, capture_output=True)
+    return book
+
+
 @unittest.skipUnless(EBONY and os.path.exists(EBONY), "EBONY_BIN unset")
 class BookLearnTest(unittest.TestCase):
     def test_a_round_learns_its_games_as_one_book_learn_would(self):
         with tempfile.TemporaryDirectory() as tmp:
-            book = os.path.join(tmp, "learnt.book")
-            subprocess.run([EBONY, "book", "build", book, "--depth", "2", "--deviation", "64", "--max-ply", "2"],
-                           check=True, capture_output=True)
+            book = small_book(tmp)
             before = os.path.join(tmp, "before.book")
             shutil.copyfile(book, before)
             games = os.path.join(tmp, "games")
@@ -68,9 +74,7 @@ class BookLearnTest(unittest.TestCase):
 
     def test_a_round_can_be_played_on_a_game_clock(self):
         with tempfile.TemporaryDirectory() as tmp:
-            book = os.path.join(tmp, "learnt.book")
-            subprocess.run([EBONY, "book", "build", book, "--depth", "2", "--deviation", "64", "--max-ply", "2"],
-                           check=True, capture_output=True)
+            book = small_book(tmp)
             games = os.path.join(tmp, "games")
             out = subprocess.run([sys.executable, SCRIPT, book, games, "--pairs", "1", "--tc", "2+0.02",
                                   "--depth", "2", "--max-ply", "4", "--ebony", EBONY],

@@ -75,13 +75,17 @@ fn score_position(searcher: &mut Searcher, board: &Board, depth: u32) -> Scored 
     Scored { score: result.score, best: Some(result.best), exact: result.exact }
 }
 
+/// Puts `board` in the book as a leaf: the move and score of its search `s` at level `depth`.
+fn put_leaf(book: &mut Book, board: &Board, s: Scored, depth: u32) {
+    book.insert(board, Entry::leaf(s.best, s.score, depth.min(254) as u8, s.exact, key_of(board).1));
+}
+
 /// Adds `board` to the book as a leaf scored by a search, unless it is there; true when added.
 fn add_leaf(book: &mut Book, searcher: &mut Searcher, board: &Board, depth: u32) -> bool {
     if book.contains(board) {
         return false;
     }
-    let s = score_position(searcher, board, depth);
-    book.insert(board, Entry::leaf(s.best, s.score, depth.min(254) as u8, s.exact, key_of(board).1));
+    put_leaf(book, board, score_position(searcher, board, depth), depth);
     true
 }
 
@@ -157,15 +161,15 @@ pub fn learn(
 /// move and score. An expanded position keeps its moves in the book, whose values come from below:
 /// when the search's best move is not among them, it becomes the leaf move with its score; when it
 /// is, no move scores more than it at this level, so the leaf move's score is capped by its score.
-pub fn rescore(book: &mut Book, searcher: &mut Searcher, board: &Board, depth: u32) -> bool {
+fn rescore(book: &mut Book, searcher: &mut Searcher, board: &Board, depth: u32) -> bool {
     let Some(entry) = book.get(board).copied() else { return false };
-    if entry.depth == super::EXACT_DEPTH || entry.depth as u32 >= depth || board.is_game_over() {
+    // A finished game is exact.
+    if entry.depth == super::EXACT_DEPTH || entry.depth as u32 >= depth {
         return false;
     }
-    let level = depth.min(254) as u8;
     let s = score_position(searcher, board, depth);
     if !entry.is_expanded() {
-        book.insert(board, Entry::leaf(s.best, s.score, level, s.exact, key_of(board).1));
+        put_leaf(book, board, s, depth);
         return true;
     }
     let best_in_book = s.best.and_then(|mv| Book::child(board, mv)).is_some_and(|(child, _)| book.contains(&child));
@@ -176,7 +180,7 @@ pub fn rescore(book: &mut Book, searcher: &mut Searcher, board: &Board, depth: u
     } else {
         s.best.map(|mv| (mv, s.score, s.exact))
     };
-    book.set_expanded(board, leaf, level);
+    book.set_expanded(board, leaf, depth.min(254) as u8);
     true
 }
 
@@ -223,7 +227,7 @@ impl Builder {
         for (mv, child, sign, s) in fresh {
             let score = sign * s.score;
             if score >= best - self.params.deviation {
-                book.insert(&child, Entry::leaf(s.best, s.score, depth.min(254) as u8, s.exact, key_of(&child).1));
+                put_leaf(book, &child, s, depth);
                 added += 1;
             } else if left_out.is_none_or(|(_, l, _)| score > l) {
                 left_out = Some((mv, score, s.exact));
@@ -262,8 +266,7 @@ impl Builder {
             return self.expand(book, board);
         }
         let depth = self.params.depth;
-        let s = score_position(&mut self.searcher, board, depth);
-        book.insert(board, Entry::leaf(s.best, s.score, depth.min(254) as u8, s.exact, key_of(board).1));
+        put_leaf(book, board, score_position(&mut self.searcher, board, depth), depth);
         book.back_up();
         0
     }

@@ -213,6 +213,7 @@ pub fn learn(
     let mut searcher = Searcher::new(hash_mb);
     searcher.set_evaluator(evaluator);
     let (mut learnt, mut total) = (0, build::Learnt::default());
+    let rescored = |r: usize| if learning.rescore { format!(", {r} rescored") } else { String::new() };
     let started = Instant::now();
     for file in games {
         let text = match std::fs::read_to_string(file) {
@@ -232,7 +233,6 @@ pub fn learn(
             total.added += n.added;
             total.rescored += n.rescored;
             learnt += 1;
-            let rescored = |r: usize| if learning.rescore { format!(", {r} rescored") } else { String::new() };
             eprintln!(
                 "book: {}:{}: {} positions added{} ({} added{} in {learnt} games, {:.0} s)",
                 file.display(),
@@ -248,8 +248,13 @@ pub fn learn(
             }
         }
     }
-    let rescored = if learning.rescore { format!(", {} rescored", total.rescored) } else { String::new() };
-    say!("learnt {learnt} games: {} positions added{rescored}, {} in {}", total.added, book.len(), path.display());
+    say!(
+        "learnt {learnt} games: {} positions added{}, {} in {}",
+        total.added,
+        rescored(total.rescored),
+        book.len(),
+        path.display()
+    );
     ExitCode::SUCCESS
 }
 
