@@ -89,6 +89,12 @@ class BookLearnTest(unittest.TestCase):
                                   "--ebony", EBONY], capture_output=True, text=True)
             self.assertNotEqual(bad.returncode, 0)
             self.assertIn("--tc bogus", bad.stderr)
+            # A move time beside a clock is refused, not silently dropped.
+            both = subprocess.run([sys.executable, SCRIPT, book, os.path.join(tmp, "both"), "--tc", "2+0.02",
+                                   "--movetime", "50", "--ebony", EBONY], capture_output=True, text=True)
+            self.assertEqual(both.returncode, 2, both.stderr)
+            self.assertIn("not allowed with argument", both.stderr)
+            self.assertFalse(os.path.exists(os.path.join(tmp, "both")), "nothing played")
 
 
 if __name__ == "__main__":

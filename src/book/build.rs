@@ -75,9 +75,14 @@ fn score_position(searcher: &mut Searcher, board: &Board, depth: u32) -> Scored 
     Scored { score: result.score, best: Some(result.best), exact: result.exact }
 }
 
+/// A search level as the book stores it: one byte, below [`super::EXACT_DEPTH`].
+fn level(depth: u32) -> u8 {
+    depth.min(254) as u8
+}
+
 /// Puts `board` in the book as a leaf: the move and score of its search `s` at level `depth`.
 fn put_leaf(book: &mut Book, board: &Board, s: Scored, depth: u32) {
-    book.insert(board, Entry::leaf(s.best, s.score, depth.min(254) as u8, s.exact, key_of(board).1));
+    book.insert(board, Entry::leaf(s.best, s.score, level(depth), s.exact, key_of(board).1));
 }
 
 /// Adds `board` to the book as a leaf scored by a search, unless it is there; true when added.
@@ -180,7 +185,7 @@ fn rescore(book: &mut Book, searcher: &mut Searcher, board: &Board, depth: u32) 
     } else {
         s.best.map(|mv| (mv, s.score, s.exact))
     };
-    book.set_expanded(board, leaf, depth.min(254) as u8);
+    book.set_expanded(board, leaf, level(depth));
     true
 }
 
@@ -233,7 +238,7 @@ impl Builder {
                 left_out = Some((mv, score, s.exact));
             }
         }
-        book.set_expanded(board, left_out, depth.min(254) as u8);
+        book.set_expanded(board, left_out, level(depth));
         book.back_up();
         added
     }
