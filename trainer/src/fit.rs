@@ -12,7 +12,7 @@
 //! by conjugate gradients on the normal equations (preconditioned by their diagonal). Every sum runs
 //! in a fixed order in f64, so the same files give the same weights bit for bit.
 
-use crate::record::{GameRecord, Label};
+use crate::record::Label;
 use ebony::eval::learned::{self, Weights, FEATURES, PHASES, SCALE};
 use ebony::rules::movegen;
 use ebony::rules::symmetry::canonical;
@@ -58,13 +58,9 @@ fn load(files: &[(String, f64)], search_weight: f64) -> Result<(Vec<Sample>, Vec
     let mut classes: HashMap<(u64, u64), (f64, f64, f64, u32)> = HashMap::new();
     let mut positions = 0usize;
     for (path, weight) in files {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        for (number, line) in text.lines().enumerate() {
-            if line.starts_with('#') || line.trim().is_empty() {
-                continue;
-            }
-            let record = GameRecord::parse(line).map_err(|e| format!("{path}:{}: {e}", number + 1))?;
-            let labelled = record.positions().map_err(|e| format!("{path}:{}: {e}", number + 1))?;
+        for record in crate::games::Reader::open(path)? {
+            let record = record?;
+            let labelled = record.positions().map_err(|e| format!("{path}: {e}"))?;
             for l in labelled.iter().filter(|l| !l.board.is_game_over()) {
                 let Some(truth) = l.label.score() else { continue };
                 let score = match l.label {
@@ -251,10 +247,10 @@ pub(crate) mod tests {
     pub(crate) fn games_file(name: &str) -> String {
         let settings = selfplay::Settings { seed: 9, noise: 0, ..selfplay::tests::quick() };
         let (mut searcher, mut solver) = (Searcher::new(1), Solver::new(1));
+        let path = std::env::temp_dir().join(format!("ebony-train-fit-{}-{name}.txt", std::process::id()));
         let text: String =
             (0..6).map(|i| format!("{}\n", selfplay::play_game(&settings, i, &mut searcher, &mut solver))).collect();
-        let path = std::env::temp_dir().join(format!("ebony-train-fit-{}-{name}.txt", std::process::id()));
-        std::fs::write(&path, text).unwrap();
+        std::fs::write(&path, format!("# test games\n{text}")).unwrap();
         path.to_string_lossy().into_owned()
     }
 
@@ -309,7 +305,7 @@ pub(crate) mod tests {
         let (mut searcher, mut solver) = (Searcher::new(1), Solver::new(1));
         let text: String =
             (0..6).map(|i| format!("{}\n", selfplay::play_game(&settings, i, &mut searcher, &mut solver))).collect();
-        std::fs::write(&b, text).unwrap();
+        std::fs::write(&b, format!("# test games\n{text}")).unwrap();
         let settings = Settings { search_weight: 0.0, ridge: 1.0, smooth: 2.0, iterations: 8 };
         let fit = |files: &[(String, f64)], n: u32| {
             let out = std::env::temp_dir().join(format!("ebony-train-fit-{}-w{n}.bin", std::process::id()));

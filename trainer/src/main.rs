@@ -2,10 +2,12 @@
 //!
 //! - `gen`: self-play games with exact endgame values (see `selfplay`), sharded and resumable;
 //! - `merge`: several game files into one, each game once, in index order;
+//! - `convert`: a game file from one form to the other (`games`: binary, or text for `.txt`);
 //! - `fit`: the evaluation weights from game files (see `fit`);
 //! - `probcut-data`, `probcut-fit`: Multi-ProbCut's statistics (see `probcut`).
 
 mod fit;
+mod games;
 mod probcut;
 mod record;
 mod rng;
@@ -14,10 +16,11 @@ mod selfplay;
 use ebony::eval::learned::Weights;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:
+const USAGE: &str = "usage (a game file is binary, or text when its name ends in .txt):
   ebony-train gen --out FILE --games N [--seed S] [--shard K/N] [--random LO-HI] [--depth D]
                   [--noise N] [--solve E] [--endgame-noise N] [--eval WEIGHTS]
   ebony-train merge --out FILE FILE...
+  ebony-train convert IN OUT
   ebony-train fit --out WEIGHTS [--search-weight L] [--ridge R] [--smooth S] [--iterations N]
                   FILE[@WEIGHT]...
   ebony-train probcut-data --out FILE --positions N [--seed S] [--shard K/N] [--depth D] [--eval WEIGHTS]
@@ -127,29 +130,54 @@ fn merge(mut args: Args) -> Result<(), String> {
         return Err("merge needs at least one game file".to_string());
     }
     let mut header: Option<String> = None;
-    let mut games = std::collections::BTreeMap::new();
+    let mut records = std::collections::BTreeMap::new();
     for path in &files {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let mut lines = text.lines();
-        let head = lines.next().unwrap_or_default();
+        let (head, games) = games::read_all(path)?;
         match &header {
-            None => header = Some(head.to_string()),
-            Some(h) if h != head => return Err(format!("{path} was made with other settings than {}", files[0])),
+            None => header = Some(head),
+            Some(h) if *h != head => return Err(format!("{path} was made with other settings than {}", files[0])),
             Some(_) => {}
         }
-        for line in lines {
-            let record = record::GameRecord::parse(line).map_err(|e| format!("{path}: {e}"))?;
-            games.insert(record.index, line.to_string());
+        for record in games {
+            records.insert(record.index, record);
         }
     }
-    let mut text = header.unwrap_or_default();
-    text.push('\n');
-    for line in games.values() {
-        text.push_str(line);
-        text.push('\n');
+    write_games(&out, &header.unwrap_or_default(), records.values())?;
+    eprintln!("{} games in {out}", records.len());
+    Ok(())
+}
+
+/// Writes a new game file (an existing one is refused: a merge or conversion never appends).
+fn write_games<'a>(
+    out: &str,
+    header: &str,
+    records: impl Iterator<Item = &'a record::GameRecord>,
+) -> Result<(), String> {
+    if std::fs::metadata(out).is_ok() {
+        return Err(format!("{out} exists; choose a new file"));
     }
-    std::fs::write(&out, text).map_err(|e| format!("cannot write {out}: {e}"))?;
-    eprintln!("{} games in {out}", games.len());
+    let (mut writer, _) = games::Writer::resume(out, header)?;
+    for record in records {
+        writer.write(record)?;
+    }
+    writer.flush()
+}
+
+/// A game file in the other form, checked by a round trip: the output read back gives the input's
+/// header and records.
+fn convert(args: Args) -> Result<(), String> {
+    let files = args.finish()?;
+    let [input, out] = &files[..] else { return Err("convert takes two files: IN OUT".to_string()) };
+    let (header, records) = games::read_all(input)?;
+    for record in &records {
+        record.positions().map_err(|e| format!("{input}: {e}"))?;
+    }
+    write_games(out, &header, records.iter())?;
+    if games::read_all(out)? != (header, records.clone()) {
+        return Err(format!("{out} does not read back as {input}"));
+    }
+    let (a, b) = (std::fs::metadata(input).map_or(0, |m| m.len()), std::fs::metadata(out).map_or(0, |m| m.len()));
+    eprintln!("{} games: {a} bytes in {input}, {b} in {out}; read back the same", records.len());
     Ok(())
 }
 
@@ -203,13 +231,14 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     };
-    if matches!(command.as_str(), "help" | "--help" | "-h") {
+    if matches!(command.as_str(), "help" | "--help" | "-h") || rest.iter().any(|a| a == "--help" || a == "-h") {
         println!("{USAGE}");
         return ExitCode::SUCCESS;
     }
     let result = Args::parse(rest).and_then(|args| match command.as_str() {
         "gen" => gen(args),
         "merge" => merge(args),
+        "convert" => convert(args),
         "fit" => fit(args),
         "probcut-data" => probcut_data(args),
         "probcut-fit" => probcut_fit(args),

@@ -11,7 +11,6 @@
 //! depth (Buro's Multi-ProbCut; Edax models sigma the same way). It prints the table of every pair
 //! and writes the Rust source of the engine's statistics (`src/search/probcut_stats.rs`).
 
-use crate::record::GameRecord;
 use crate::record::Label;
 use crate::rng::Rng;
 use ebony::eval::learned::Weights;
@@ -65,10 +64,8 @@ fn candidates(files: &[String], exact_only: bool) -> Result<Vec<(Board, Option<i
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for path in files {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.starts_with('#')) {
-            let record = GameRecord::parse(line).map_err(|e| format!("{path}:{}: {e}", number + 1))?;
-            let positions = record.positions().map_err(|e| format!("{path}:{}: {e}", number + 1))?;
+        for record in crate::games::Reader::open(path)? {
+            let positions = record?.positions().map_err(|e| format!("{path}: {e}"))?;
             for p in positions {
                 let e = p.board.empty_count();
                 let exact = match p.label {

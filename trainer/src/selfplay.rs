@@ -7,7 +7,8 @@
 //! and a random move replaces the best one now and then so the endgame is not one line per game.
 //!
 //! Runs are sharded (`--shard K/N` plays the games whose index is K-1 mod N) and resumable: the output
-//! file is appended a game at a time and flushed, and a rerun skips the games it already holds.
+//! file (a game file, [`crate::games`]) is appended a game at a time and flushed, and a rerun skips the
+//! games it already holds.
 
 use crate::record::{after_forced_pass, square_of, GameRecord};
 use crate::rng::Rng;
@@ -17,8 +18,6 @@ use ebony::rules::board::{Board, Color, Move};
 use ebony::rules::square::Squares;
 use ebony::search::endgame::Solver;
 use ebony::search::{Limits, Searcher, Silent};
-use std::fs::OpenOptions;
-use std::io::Write;
 use std::time::Instant;
 
 #[derive(Clone)]
@@ -46,7 +45,7 @@ impl Settings {
     /// which games to play).
     fn header(&self) -> String {
         format!(
-            "# ebony-train gen v3 seed={} random={}-{} depth={} noise={} solve={} endgame-noise={} eval={}",
+            "ebony-train gen v3 seed={} random={}-{} depth={} noise={} solve={} endgame-noise={} eval={}",
             self.seed,
             self.random_plies.0,
             self.random_plies.1,
@@ -109,14 +108,7 @@ pub fn play_game(settings: &Settings, index: u64, searcher: &mut Searcher, solve
 }
 
 pub fn run(settings: &Settings, out: &str) -> Result<(), String> {
-    let header = settings.header();
-    let done = crate::record::resume(out, &header, |l| GameRecord::parse(l).map(|r| r.index))?;
-    let mut file =
-        OpenOptions::new().create(true).append(true).open(out).map_err(|e| format!("cannot open {out}: {e}"))?;
-    let write_err = |e: std::io::Error| format!("cannot write {out}: {e}");
-    if file.metadata().map_err(write_err)?.len() == 0 {
-        writeln!(file, "{header}").map_err(write_err)?;
-    }
+    let (mut file, done) = crate::games::Writer::resume(out, &settings.header())?;
     let (k, n) = settings.shard;
     let todo: Vec<u64> = (0..settings.games).filter(|i| i % n == k - 1 && !done.contains(i)).collect();
     eprintln!("{} games in this shard already done, {} to play", done.len(), todo.len());
@@ -125,8 +117,8 @@ pub fn run(settings: &Settings, out: &str) -> Result<(), String> {
     let start = Instant::now();
     for (count, &index) in todo.iter().enumerate() {
         let record = play_game(settings, index, &mut searcher, &mut solver);
-        writeln!(file, "{record}").map_err(write_err)?;
-        file.flush().map_err(write_err)?;
+        file.write(&record)?;
+        file.flush()?;
         let played = count + 1;
         if played % 20 == 0 || played == todo.len() {
             let per_game = start.elapsed().as_secs_f64() / played as f64;
@@ -188,19 +180,19 @@ pub(crate) mod tests {
     fn shards_resume_and_cover_the_run() {
         let dir = std::env::temp_dir().join(format!("ebony-train-gen-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("g.txt");
+        let path = dir.join("g.ebgm");
         let path = path.to_str().unwrap();
         let _ = std::fs::remove_file(path);
         let mut settings = quick();
         settings.shard = (2, 2);
         run(&settings, path).unwrap();
-        // A torn line is dropped on resume, and the rest of the run is played once.
-        let mut f = OpenOptions::new().append(true).open(path).unwrap();
-        write!(f, "9 f5").unwrap();
+        // A torn record is dropped on resume, and the rest of the run is played once.
+        let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+        std::io::Write::write_all(&mut f, &[40, 9, 1]).unwrap();
         settings.shard = (1, 1);
         run(&settings, path).unwrap();
-        let text = std::fs::read_to_string(path).unwrap();
-        let mut indices: Vec<u64> = text.lines().skip(1).map(|l| GameRecord::parse(l).unwrap().index).collect();
+        let (_, records) = crate::games::read_all(path).unwrap();
+        let mut indices: Vec<u64> = records.iter().map(|r| r.index).collect();
         indices.sort_unstable();
         assert_eq!(indices, vec![0, 1, 2, 3]);
         settings.depth = 3;

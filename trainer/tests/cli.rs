@@ -1,0 +1,40 @@
+//! `ebony-train` run as a user runs it: help, and a game file converted to the other form and back.
+
+use std::process::Command;
+
+fn train(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ebony-train")).args(args).output().expect("ebony-train runs")
+}
+
+#[test]
+fn help_after_a_command_prints_the_usage() {
+    for args in [&["gen", "--help"][..], &["fit", "-h"], &["--help"], &["help"]] {
+        let out = train(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("ebony-train gen --out FILE"), "{args:?}");
+    }
+    let out = train(&["gen", "--games"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--games needs a value"));
+}
+
+#[test]
+fn a_game_file_converts_to_binary_and_back_unchanged() {
+    let dir = std::env::temp_dir().join(format!("ebony-train-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (text, binary, back) = (path("g.txt"), path("g.ebgm"), path("back.txt"));
+    // Three quick games from the generator, in the text form.
+    let out = train(&["gen", "--out", &text, "--games", "3", "--depth", "2", "--solve", "8", "--random", "2-6"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = train(&["convert", &text, &binary]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("3 games"));
+    assert!(train(&["convert", &binary, &back]).status.success());
+    assert_eq!(std::fs::read(&text).unwrap(), std::fs::read(&back).unwrap());
+    assert!(std::fs::metadata(&binary).unwrap().len() * 2 < std::fs::metadata(&text).unwrap().len());
+    // An existing output is never overwritten.
+    let out = train(&["convert", &text, &binary]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("exists"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
