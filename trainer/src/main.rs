@@ -18,7 +18,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage (a game file is binary, or text when its name ends in .txt):
   ebony-train gen --out FILE --games N [--seed S] [--shard K/N] [--random LO-HI] [--depth D]
-                  [--noise N] [--solve E] [--endgame-noise N] [--eval WEIGHTS]
+                  [--noise N] [--solve E] [--endgame-noise N] [--eval WEIGHTS] [--opening-margin M]
   ebony-train merge --out FILE FILE...
   ebony-train convert IN OUT
   ebony-train fit --out WEIGHTS [--search-weight L] [--ridge R] [--smooth S] [--iterations N]
@@ -107,6 +107,7 @@ fn gen(mut args: Args) -> Result<(), String> {
         solve: args.number("solve", 20)?,
         endgame_noise: args.number("endgame-noise", 8)?,
         eval: eval_option(&mut args)?,
+        opening_margin: args.number("opening-margin", 0)?,
     };
     if !args.finish()?.is_empty() {
         return Err("gen takes no file arguments".to_string());

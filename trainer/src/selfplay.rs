@@ -1,6 +1,7 @@
 //! `ebony-train gen`: self-play games for the evaluation's training data.
 //!
-//! A game opens with a few uniformly random moves, goes on with ebony's own search at a fixed depth
+//! A game opens with a few random moves (uniformly random, or with `--opening-margin M` random among
+//! the moves a shallow search scores within M discs of the best), goes on with ebony's own search at a fixed depth
 //! (optionally one move in `--noise` at random instead; the record marks the last one, since the
 //! outcome labels only the positions after it), and from
 //! `--solve` empties on is played out by the exact solver: every later position gets its exact value,
@@ -25,8 +26,14 @@ pub struct Settings {
     pub seed: u64,
     pub games: u64,
     pub shard: (u64, u64),
-    /// Uniformly random opening moves: a number drawn from this range.
+    /// Random opening moves: a number drawn from this range.
     pub random_plies: (u32, u32),
+    /// 0: the opening moves are uniformly random, and the game's outcome labels only the positions
+    /// after them. Otherwise each is drawn from the moves scored within this many discs of the best
+    /// by a search at [`OPENING_DEPTH`]: the outcome of a game played that well from the start labels
+    /// every position, the opening's included (uniform moves leave the positions with more than 56
+    /// empties without a label, and their weights to the ridge alone).
+    pub opening_margin: u32,
     /// The search depth of the self-play moves.
     pub depth: u32,
     /// One midgame move in this many is random (0: none).
@@ -54,8 +61,32 @@ impl Settings {
             self.solve,
             self.endgame_noise,
             self.eval.as_ref().map_or("v1".to_string(), |(w, name)| format!("{name}:{:016x}", w.checksum()))
-        )
+        ) + &if self.opening_margin > 0 { format!(" opening-margin={}", self.opening_margin) } else { String::new() }
     }
+}
+
+/// The depth of the search that scores the opening moves under `--opening-margin`.
+pub const OPENING_DEPTH: u32 = 6;
+
+/// A move drawn uniformly from those `searcher` scores within `margin` discs of the best at
+/// [`OPENING_DEPTH`] plies (the moves in square order, so the draw depends on the game's numbers alone),
+/// and the best score: the search score of the position.
+fn opening_move(board: &Board, margin: i32, searcher: &mut Searcher, rng: &mut Rng) -> (Move, i32) {
+    let scored: Vec<(Move, i32)> = Squares(board.moves())
+        .map(|sq| {
+            let (child, sign) = after_forced_pass(board.play(sq), Color::Black);
+            let sign = if sign == Color::Black { 1 } else { -1 };
+            let score = if child.is_game_over() {
+                -sign * child.final_score()
+            } else {
+                -sign * searcher.search(&child, &Limits::Depth(OPENING_DEPTH - 1), &mut Silent).score
+            };
+            (Move::Play(sq), score)
+        })
+        .collect();
+    let best = scored.iter().map(|&(_, s)| s).max().unwrap_or(0);
+    let near: Vec<Move> = scored.iter().filter(|&&(_, s)| s >= best - margin).map(|&(m, _)| m).collect();
+    (near[rng.below(near.len() as u64) as usize], best)
 }
 
 fn random_move(board: &Board, rng: &mut Rng) -> Move {
@@ -81,7 +112,11 @@ pub fn play_game(settings: &Settings, index: u64, searcher: &mut Searcher, solve
     let black_view = |side: Color, v: i32| (if side == Color::Black { v } else { -v }) as i8;
     let (mut labelled, mut scores) = (0, Vec::new());
     while !board.is_game_over() && board.empty_count() > settings.solve {
-        let mv = if (moves.len() as u32) < random_plies || (settings.noise > 0 && rng.one_in(settings.noise)) {
+        let mv = if (moves.len() as u32) < random_plies && settings.opening_margin > 0 {
+            let (mv, score) = opening_move(&board, settings.opening_margin as i32, searcher, &mut rng);
+            scores.push(black_view(side, score));
+            mv
+        } else if (moves.len() as u32) < random_plies || (settings.noise > 0 && rng.one_in(settings.noise)) {
             labelled = moves.len() + 1;
             scores.clear();
             random_move(&board, &mut rng)
@@ -148,6 +183,7 @@ pub(crate) mod tests {
             solve: 10,
             endgame_noise: 4,
             eval: None,
+            opening_margin: 0,
         }
     }
 
@@ -165,6 +201,22 @@ pub(crate) mod tests {
             }
             assert_eq!(GameRecord::parse(&record.to_string()).unwrap(), record);
         }
+    }
+
+    #[test]
+    fn a_near_best_opening_labels_every_position() {
+        let settings = Settings { opening_margin: 2, noise: 0, ..quick() };
+        let (mut searcher, mut solver) = (Searcher::new(1), Solver::new(1));
+        let mut openings = std::collections::HashSet::new();
+        for index in 0..6 {
+            let record = play_game(&settings, index, &mut searcher, &mut solver);
+            assert_eq!(record.labelled, 0, "game {index}");
+            let positions = record.positions().expect("a generated game replays");
+            assert!(matches!(positions[0].label, crate::record::Label::Outcome { search: Some(_), .. }));
+            openings.insert(record.moves[..6].to_vec());
+        }
+        assert!(openings.len() > 1, "the openings differ");
+        assert!(settings.header().ends_with(" opening-margin=2") && !quick().header().contains("opening"));
     }
 
     #[test]
