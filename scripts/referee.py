@@ -162,7 +162,7 @@ class Settings:
         self.timeout_s, self.start_timeout_s = timeout_s, start_timeout_s
 
     def identity(self):
-        return {"movetime_ms": self.movetime_ms, "clock_ms": self.clock}
+        return {"movetime_ms": self.movetime_ms, "clock_ms": None if self.clock is None else list(self.clock)}
 
 
 class GameResult(Exception):
@@ -293,6 +293,12 @@ def _cut_torn_tail(path):
             f.truncate(data.rfind(b"\n") + 1)
 
 
+def as_json(value):
+    """`value` as results.jsonl gives it back (tuples become lists, keys strings), so that a header compared
+    with the one read from disk is compared with what was written, not with the Python it came from."""
+    return json.loads(json.dumps(value))
+
+
 def same_match(a, b):
     keys = ("engines", "openings_sha1", "openings_count", "tc")
     return all(a.get(k) == b.get(k) for k in keys)
@@ -383,7 +389,7 @@ class Match:
         self.jobs, self.sprt, self.log, self.fresh = jobs, sprt, log, fresh
         self.progress = progress
         digest = hashlib.sha1("\n".join(transcript(m) for m in lines).encode()).hexdigest()
-        self.header = {
+        self.header = as_json({
             "type": "match",
             "version": 1,
             "engines": [s.identity() for s in specs],
@@ -392,7 +398,7 @@ class Match:
             "openings_count": len(lines),
             "tc": settings.identity(),
             "shard": list(shard),
-        }
+        })
         k, n = shard
         self.todo = [g for g in range(2 * len(lines)) if (g // 2) % n == k - 1]
         self.lock = threading.Lock()

@@ -205,6 +205,27 @@ class Bookkeeping(Run):
         self.assertIn(f"resuming: {len(games)} games already played", done.stderr)
         self.assertEqual(sorted(self.records()[1]), list(range(6)))
 
+    def test_script_resumes_every_kind_of_time_control(self):
+        # The header is compared with what JSON gives back: a clock once went in as a tuple and came back
+        # as a list, so a clock match refused to resume ("holds a different match").
+        script = os.path.join(os.path.dirname(HERE), "referee.py")
+        for limit in (["--movetime", "5000"], ["--tc", "5+0.05"], ["--tc", "7"]):
+            with self.subTest(limit=limit):
+                out = os.path.join(self.dir, "tc" + "".join(limit))
+                argv = [sys.executable, script, "match", "-e", *fake(name="p"), "-e", *fake(name="q"),
+                        "--count", "2", *limit, "--out", out]
+                first = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+                self.assertEqual(first.returncode, 0, first.stderr)
+                path = os.path.join(out, referee.RESULTS)
+                with open(path, encoding="utf-8") as f:
+                    lines = f.read().splitlines()
+                with open(path, "w", encoding="utf-8") as f:  # as if interrupted after two games
+                    f.write("\n".join(lines[:3]) + "\n")
+                again = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+                self.assertEqual(again.returncode, 0, again.stderr)
+                self.assertIn("resuming: 2 games already played, 2 to go", again.stderr)
+                self.assertEqual(sorted(self.records(out)[1]), list(range(4)))
+
     def test_shards_merge_into_the_full_summary(self):
         a, b = fake("--style greedy", name="greedy"), fake(name="first")
         full = self.match(a, b, "--count", "4", "--movetime", "5000", out=os.path.join(self.dir, "full"))
