@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""The referee: plays engine-vs-engine Othello matches and summarises them (Python 3 standard library only).
+"""The referee: plays engine-vs-engine Othello matches and tournaments and summarises them (Python 3
+standard library only).
 
     referee.py match -e cmd=... proto=native depth=6 name=d6 -e cmd=... depth=4 name=d4 --count 20 --out DIR
-    referee.py merge DIR [DIR ...]          one summary from several shards' records
+    referee.py tournament -e ... -e ... -e ... [--gauntlet] [--cycles C] --count 10 --out DIR
+    referee.py merge DIR [DIR ...]          one summary from several shards' records (also: report DIR)
 
 Each opening is played twice, colours swapped. The referee keeps the board (othello.py), checks every
 move, runs the clocks and adjudicates; finished games go to an append-only DIR/results.jsonl (one JSON
-record a line, first line the match header) and DIR/games.ggf, so an interrupted match resumes where it
-stopped when the same command is run again. See the README section "Matches (referee)".
+record a line, first line the match or tournament header) and DIR/games.ggf, so an interrupted run
+resumes where it stopped when the same command is run again. A tournament's plan and report (rating
+list, crosstable, time use) are in tournament.py and rating.py. See the README section "Matches
+(referee)" and docs/tournaments.md.
 """
 
 import argparse
@@ -23,10 +27,12 @@ import engines
 import othello
 import openings as builtin_openings
 import stats
+import tournament
 
 RESULTS = "results.jsonl"
 GAMES = "games.ggf"
 SUMMARY = "summary.txt"
+REPORT = "tournament.json"
 
 
 class UsageError(Exception):
@@ -39,11 +45,11 @@ class UsageError(Exception):
 class EngineSpec:
     """One `-e key=value ...` engine description."""
 
-    KEYS = ("cmd", "name", "dir", "proto", "depth", "nodes", "init")
+    KEYS = ("cmd", "name", "dir", "proto", "depth", "nodes", "movetime", "tc", "init")
 
     def __init__(self, tokens):
         self.argv, self.name, self.cwd, self.proto = None, None, None, "native"
-        self.depth = self.nodes = None
+        self.depth = self.nodes = self.movetime = self.clock = None
         self.init = []
         for tok in tokens:
             key, sep, value = tok.partition("=")
@@ -59,7 +65,9 @@ class EngineSpec:
                 if value not in engines.PROTOCOLS:
                     raise UsageError(f"proto={value}: expected one of {', '.join(engines.PROTOCOLS)}")
                 self.proto = value
-            elif key in ("depth", "nodes"):
+            elif key == "tc":
+                self.clock = parse_tc(value, f"{key}=")
+            elif key in ("depth", "nodes", "movetime"):
                 try:
                     number = int(value)
                 except ValueError:
@@ -73,6 +81,8 @@ class EngineSpec:
             raise UsageError("every engine needs cmd=...")
         if self.name is None:
             self.name = os.path.basename(self.argv[0]) + (f"-d{self.depth}" if self.depth else "")
+        if self.movetime and self.clock:
+            raise UsageError(f"engine {self.name}: give movetime= or tc=, not both")
         if self.proto == "gtp" and (self.depth or self.nodes):
             raise UsageError(f"engine {self.name}: GTP has no depth or nodes; set the level with init='...'")
         if self.proto == "nboard" and self.nodes:
@@ -81,7 +91,12 @@ class EngineSpec:
             self.init.insert(0, f"set depth {self.depth}")
 
     def identity(self):
-        return {"name": self.name, "proto": self.proto, "depth": self.depth, "nodes": self.nodes, "init": self.init}
+        out = {"name": self.name, "proto": self.proto, "depth": self.depth, "nodes": self.nodes, "init": self.init}
+        if self.movetime is not None:  # only when given, so that older results directories still resume
+            out["movetime_ms"] = self.movetime
+        if self.clock is not None:
+            out["clock_ms"] = list(self.clock)
+        return out
 
 
 def load_openings(path, count, seed, start=False):
@@ -130,15 +145,15 @@ def transcript(moves):
     return "".join(othello.square_name(m) for m in moves if m is not othello.PASS)
 
 
-def parse_tc(text):
+def parse_tc(text, option="--tc "):
     """`60+0.5` or `60` (seconds) -> (base ms, increment ms)."""
     base, _, inc = text.partition("+")
     try:
         b, i = float(base), float(inc or 0)
     except ValueError:
-        raise UsageError(f"--tc {text}: expected SECONDS[+INCREMENT]") from None
+        raise UsageError(f"{option}{text}: expected SECONDS[+INCREMENT]") from None
     if b <= 0 or i < 0:
-        raise UsageError(f"--tc {text}: base must be > 0, increment >= 0")
+        raise UsageError(f"{option}{text}: base must be > 0, increment >= 0")
     return b * 1000, i * 1000
 
 
@@ -164,6 +179,14 @@ class Settings:
     def identity(self):
         return {"movetime_ms": self.movetime_ms, "clock_ms": None if self.clock is None else list(self.clock)}
 
+    def limits(self, spec):
+        """(movetime ms, clock) for one engine: its own movetime= or tc= if given, else --movetime/--tc."""
+        if spec.clock is not None:
+            return None, spec.clock
+        if spec.movetime is not None:
+            return spec.movetime, None
+        return self.movetime_ms, self.clock
+
 
 class GameResult(Exception):
     """Raised to end a game early: `loser` colour, `kind`, `detail`."""
@@ -178,7 +201,8 @@ def play_game(players, opening, settings, stop):
     reason, faulty colour or None). Returns None if `stop` was set during the game (interrupted)."""
     moves, times = list(opening), [None] * len(opening)
     pos = othello.replay(opening)
-    clocks = {c: settings.clock[0] for c in players} if settings.clock else None
+    limits = {c: settings.limits(eng.spec) for c, eng in players.items()}
+    clocks = {c: clock[0] for c, (_, clock) in limits.items() if clock}
 
     def blame(colour, call):
         try:
@@ -197,22 +221,23 @@ def play_game(players, opening, settings, stop):
                 move, spent = othello.PASS, None
             else:
                 eng = players[side]
-                limit = engines.Limit(eng.spec.depth, eng.spec.nodes, settings.movetime_ms)
-                if clocks is not None:
-                    limit.clock_ms, limit.inc_ms = clocks[side], settings.clock[1]
+                movetime, clock = limits[side]
+                limit = engines.Limit(eng.spec.depth, eng.spec.nodes, movetime)
+                if clock:
+                    limit.clock_ms, limit.inc_ms = clocks[side], clock[1]
                 t0 = time.monotonic()
-                if clocks is not None:
+                if clock:
                     budget = clocks[side] / 1000
-                elif settings.movetime_ms is not None and eng.spec.depth is None and eng.spec.nodes is None:
-                    budget = settings.movetime_ms / 1000
+                elif movetime is not None and eng.spec.depth is None and eng.spec.nodes is None:
+                    budget = movetime / 1000
                 else:
                     budget = settings.timeout_s - settings.margin_ms / 1000
                 text = blame(side, lambda: eng.think(pos, limit, t0 + budget + settings.margin_ms / 1000))
                 spent = time.monotonic() - t0
                 if spent > budget + settings.margin_ms / 1000:
                     raise GameResult(side, "time", f"answered after {spent:.3f}s, allowed {budget:.3f}s")
-                if clocks is not None:
-                    clocks[side] = max(0.0, clocks[side] - spent * 1000) + settings.clock[1]
+                if clock:
+                    clocks[side] = max(0.0, clocks[side] - spent * 1000) + clock[1]
                 try:
                     move = othello.parse_square(text)
                 except ValueError:
@@ -278,7 +303,7 @@ def read_records(path):
                 rec = json.loads(line)
             except json.JSONDecodeError:
                 continue
-            if rec.get("type") == "match":
+            if rec.get("type") in ("match", "tournament"):
                 header = header or rec
             elif rec.get("type") == "game":
                 games[rec["id"]] = rec
@@ -300,7 +325,9 @@ def as_json(value):
 
 
 def same_match(a, b):
-    keys = ("engines", "openings_sha1", "openings_count", "tc")
+    """The same match or tournament: everything in the headers but the shard and where the openings were
+    read from (the same file may sit in another place on another host)."""
+    keys = (set(a) | set(b)) - {"shard", "openings_source"}
     return all(a.get(k) == b.get(k) for k in keys)
 
 
@@ -383,24 +410,49 @@ def _fmt_elo(x):
 # ---------------------------------------------------------------------------------------------- the match
 
 
+class Planned:
+    """One game to play: its id, the opening's index, the engines (indices into the specs) with black and
+    white, and fields its record carries besides the common ones."""
+
+    def __init__(self, gid, opening, black, white, extra):
+        self.gid, self.opening, self.black, self.white, self.extra = gid, opening, black, white, extra
+
+
+def match_plan(specs, lines, source, settings, shard):
+    """Header and games of a two-engine match: opening i is games 2i (A black) and 2i+1 (B black)."""
+    k, n = shard
+    header = {
+        "type": "match",
+        "version": 1,
+        "engines": [s.identity() for s in specs],
+        "openings_source": source,
+        "openings_sha1": openings_digest(lines),
+        "openings_count": len(lines),
+        "tc": settings.identity(),
+        "shard": list(shard),
+    }
+    plan = [Planned(g, g // 2, g % 2, 1 - g % 2, {"a_black": g % 2 == 0})
+            for g in range(2 * len(lines)) if (g // 2) % n == k - 1]
+    return header, plan
+
+
+def openings_digest(lines):
+    return hashlib.sha1("\n".join(transcript(m) for m in lines).encode()).hexdigest()
+
+
 class Match:
-    def __init__(self, specs, lines, source, settings, out, jobs, shard, sprt, log, fresh, progress):
+    """Plays the planned games of a match or a tournament, `jobs` at a time, each worker keeping one
+    process per engine it has used (a new one after a fault, or every game with `fresh`), and appends
+    every finished game to DIR/results.jsonl and DIR/games.ggf as it ends."""
+
+    def __init__(self, specs, lines, settings, out, jobs, header, plan, sprt=None, log=False, fresh=False,
+                 progress=None):
         self.specs, self.lines, self.settings, self.out = specs, lines, settings, out
         self.jobs, self.sprt, self.log, self.fresh = jobs, sprt, log, fresh
-        self.progress = progress
-        digest = hashlib.sha1("\n".join(transcript(m) for m in lines).encode()).hexdigest()
-        self.header = as_json({
-            "type": "match",
-            "version": 1,
-            "engines": [s.identity() for s in specs],
-            "openings_source": source,
-            "openings_sha1": digest,
-            "openings_count": len(lines),
-            "tc": settings.identity(),
-            "shard": list(shard),
-        })
-        k, n = shard
-        self.todo = [g for g in range(2 * len(lines)) if (g // 2) % n == k - 1]
+        self.progress = progress or (lambda match: None)
+        self.header = as_json(header)
+        self.plan = {p.gid: p for p in plan}
+        self.todo = [p.gid for p in plan]
         self.lock = threading.Lock()
         self.stop = threading.Event()
         self.sprt_done = False
@@ -416,7 +468,8 @@ class Match:
             _cut_torn_tail(path)
             header, games = read_records(path)
             if header is None or not same_match(header, self.header) or header.get("shard") != self.header["shard"]:
-                raise UsageError(f"{path} holds a different match; choose another --out")
+                raise UsageError(f"{path} holds a different {header and header.get('type') or 'match'}; "
+                                 "choose another --out")
             self.games = games
         else:
             with open(path, "w", encoding="utf-8") as f:
@@ -425,17 +478,15 @@ class Match:
         if self.games:
             print(f"resuming: {len(self.games)} games already played, {len(self.queue)} to go", file=sys.stderr)
 
-    def record(self, gid, result, a_black):
-        a, b = self.specs
-        black, white = (a, b) if a_black else (b, a)
+    def record(self, game, result):
         rec = {
             "type": "game",
-            "id": gid,
-            "opening": gid // 2,
-            "a_black": a_black,
-            "black": black.name,
-            "white": white.name,
-            "line": transcript(self.lines[gid // 2]),
+            "id": game.gid,
+            "opening": game.opening,
+            **game.extra,
+            "black": self.specs[game.black].name,
+            "white": self.specs[game.white].name,
+            "line": transcript(self.lines[game.opening]),
             "moves": [othello.square_name(m) for m in result["moves"]],
             "transcript": transcript(result["moves"]),
             "times": [None if t is None else round(t, 3) for t in result["times"]],
@@ -452,7 +503,7 @@ class Match:
                     f.write(text + "\n")
                     f.flush()
                     os.fsync(f.fileno())
-            self.games[gid] = rec
+            self.games[game.gid] = rec
             self.done_here += 1
             if self.sprt and self.sprt.decision(pair_scores(self.games))[1]:
                 self.sprt_done = True
@@ -467,20 +518,20 @@ class Match:
 
     def worker(self, index):
         log = open(os.path.join(self.out, f"worker-{index}.log"), "a", encoding="utf-8") if self.log else None
-        procs = [None, None]
+        procs = {}  # engine index -> its process in this worker
         try:
             while True:
                 gid = self.next_game()
                 if gid is None:
                     return
-                a_black = gid % 2 == 0
-                started = []
-                faults = {}
-                for i, spec in enumerate(self.specs):
-                    if self.fresh and procs[i]:
-                        procs[i].close()
-                        procs[i] = None
-                    if procs[i] is None or not procs[i].alive():
+                game = self.plan[gid]
+                seats = {othello.BLACK: game.black, othello.WHITE: game.white}
+                started, faults = {}, {}
+                for colour, i in seats.items():
+                    spec = self.specs[i]
+                    if self.fresh and procs.get(i):
+                        procs.pop(i).close()
+                    if procs.get(i) is None or not procs[i].alive():
                         eng = engines.PROTOCOLS[spec.proto](spec, log, self.settings.start_timeout_s)
                         try:
                             with self.lock:
@@ -489,32 +540,27 @@ class Match:
                             procs[i] = eng
                         except engines.Forfeit as f:
                             eng.close()
-                            faults[i] = f
-                    started.append(procs[i])
-                a_colour = othello.BLACK if a_black else othello.WHITE
-                b_colour = othello.WHITE if a_black else othello.BLACK
+                            procs.pop(i, None)
+                            faults[colour] = f
+                    started[colour] = procs.get(i)
+                opening = self.lines[game.opening]
                 if faults:
-                    i, f = next(iter(faults.items()))
-                    loser = a_colour if i == 0 else b_colour
-                    result = {"moves": list(self.lines[gid // 2]), "discs": None,
-                              "times": [None] * len(self.lines[gid // 2]),
+                    loser, f = next(iter(faults.items()))
+                    result = {"moves": list(opening), "discs": None, "times": [None] * len(opening),
                               "winner": othello.WHITE if loser == othello.BLACK else othello.BLACK,
                               "reason": f"{f.kind}: start: {f.detail}", "faulty": loser, "kind": f.kind}
                 else:
-                    players = {a_colour: started[0], b_colour: started[1]}
-                    result = play_game(players, self.lines[gid // 2], self.settings, self.stop)
+                    result = play_game(started, opening, self.settings, self.stop)
                 if result is None:
                     return
                 if result["faulty"] is not None:  # the engine at fault gets a fresh process next game
-                    i = 0 if result["faulty"] == a_colour else 1
-                    if procs[i]:
-                        procs[i].close()
-                        procs[i] = None
-                self.record(gid, result, a_black)
+                    eng = procs.pop(seats[result["faulty"]], None)
+                    if eng:
+                        eng.close()
+                self.record(game, result)
         finally:
-            for p in procs:
-                if p:
-                    p.close()
+            for p in procs.values():
+                p.close()
             if log:
                 log.close()
 
@@ -546,17 +592,26 @@ class Match:
 
 
 def print_progress(match):
-    done = len([g for g in match.todo if g in match.games])
-    total = len(match.todo)
     scores = [a_score(match.games[g]) for g in match.games]
     w = scores.count(1.0)
     d = scores.count(0.5)
     l_ = scores.count(0.0)
     pct = 100 * sum(scores) / len(scores) if scores else 0
+    _show_progress(match, f"{match.specs[0].name} +{w} ={d} -{l_}  score {pct:.1f}%")
+
+
+def print_tournament_progress(match):
+    best = tournament.leader(match.header, match.games)
+    _show_progress(match, f"leader {best[0]} {best[1]:g}/{best[2]}" if best else "")
+
+
+def _show_progress(match, middle):
+    done = len([g for g in match.todo if g in match.games])
+    total = len(match.todo)
     elapsed = time.monotonic() - match.started
     left = total - done
     eta = elapsed / match.done_here * left if match.done_here else 0
-    text = f"games {done}/{total}  {match.specs[0].name} +{w} ={d} -{l_}  score {pct:.1f}%  ETA {_fmt_time(eta)}"
+    text = f"games {done}/{total}  {middle}  ETA {_fmt_time(eta)}"
     if sys.stderr.isatty():
         print("\r" + text + " " * 8, end="", file=sys.stderr, flush=True)
     else:
@@ -587,6 +642,34 @@ def parse_sprt(text):
         raise UsageError(f"--sprt: {e}") from None
 
 
+def play_setup(args, specs):
+    """Settings and openings shared by matches and tournaments, after checking every engine has a limit."""
+    clock = parse_tc(args.tc) if args.tc else None
+    if clock and args.movetime:
+        raise UsageError("give --tc or --movetime, not both")
+    for s in specs:
+        limited = s.depth or s.nodes or s.movetime or s.clock or clock or args.movetime
+        if s.proto == "native" and not limited:
+            raise UsageError(f"engine {s.name}: native engines need depth=, nodes=, movetime=, tc=, --movetime "
+                             "or --tc")
+    return Settings(args.movetime, clock, args.margin, args.timeout)
+
+
+def finish(match, code):
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    write_ggf(match.out, match.games)
+    return code
+
+
+def write_ggf(out, games):
+    """DIR/games.ggf rewritten from the records in game order: one file of every game, whatever order they
+    ended in and however often the run was interrupted."""
+    with open(os.path.join(out, GAMES), "w", encoding="utf-8") as f:
+        for gid in sorted(games):
+            f.write(ggf(games[gid]) + "\n")
+
+
 def cmd_match(args):
     if len(args.engine) != 2:
         raise UsageError("give exactly two engines: -e cmd=... -e cmd=...")
@@ -594,21 +677,14 @@ def cmd_match(args):
     if specs[0].name == specs[1].name:
         specs[0].name += "-A"
         specs[1].name += "-B"
-    clock = parse_tc(args.tc) if args.tc else None
-    if clock and args.movetime:
-        raise UsageError("give --tc or --movetime, not both")
-    for s in specs:
-        if s.proto == "native" and s.depth is None and s.nodes is None and not clock and not args.movetime:
-            raise UsageError(f"engine {s.name}: native engines need depth=, nodes=, --movetime or --tc")
+    settings = play_setup(args, specs)
     lines, source = load_openings(args.openings, args.count, args.seed, args.start)
-    settings = Settings(args.movetime, clock, args.margin, args.timeout)
     sprt = parse_sprt(args.sprt) if args.sprt is not None else None
-    match = Match(specs, lines, source, settings, args.out, args.jobs, parse_shard(args.shard), sprt, args.log,
-                  args.fresh, print_progress)
+    header, plan = match_plan(specs, lines, source, settings, parse_shard(args.shard))
+    match = Match(specs, lines, settings, args.out, args.jobs, header, plan, sprt, args.log, args.fresh,
+                  print_progress)
     match.prepare()
-    code = match.run()
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
+    code = finish(match, match.run())
     text = summarise(match.header, match.games, sprt)
     if match.sprt_done:
         text += "\nstopped early: the SPRT reached a decision"
@@ -616,6 +692,73 @@ def cmd_match(args):
         f.write(text + "\n")
     print(text)
     return code
+
+
+def cmd_tournament(args):
+    if len(args.engine) < 2:
+        raise UsageError("give at least two engines: -e cmd=... -e cmd=... ...")
+    specs = [EngineSpec(tokens) for tokens in args.engine]
+    names = [s.name for s in specs]
+    twice = sorted({x for x in names if names.count(x) > 1})
+    if twice:
+        raise UsageError(f"engine names must differ (give name=...): {', '.join(twice)}")
+    if args.anchor is not None and args.anchor not in names:
+        raise UsageError(f"--anchor {args.anchor}: not one of the engines ({', '.join(names)})")
+    if args.cycles < 1:
+        raise UsageError("--cycles must be at least 1")
+    settings = play_setup(args, specs)
+    count = args.count if args.count is not None else (None if args.start or args.cycles == 1 else 0)
+    if args.start and count is None:
+        raise UsageError("--start needs --count N (openings a cycle, each played with both colours)")
+    if count == 0:
+        raise UsageError("--cycles needs --count N (openings a cycle)")
+    wanted = None if count is None else count * args.cycles
+    try:
+        lines, source = load_openings(args.openings, wanted, args.seed, args.start)
+    except UsageError as e:
+        if wanted is not None and wanted != count:
+            raise UsageError(f"{e} (--count {count} openings a cycle times --cycles {args.cycles})") from None
+        raise
+    per_cycle = len(lines) // args.cycles
+    pairs = tournament.pairings(len(specs), "gauntlet" if args.gauntlet else "round-robin")
+    shard = parse_shard(args.shard)
+    header = {
+        "type": "tournament",
+        "version": 1,
+        "format": "gauntlet" if args.gauntlet else "round-robin",
+        "engines": [s.identity() for s in specs],
+        "pairs": [list(p) for p in pairs],
+        "cycles": args.cycles,
+        "openings_per_cycle": per_cycle,
+        "openings_source": source,
+        "openings_sha1": openings_digest(lines),
+        "openings_count": len(lines),
+        "tc": settings.identity(),
+        "shard": list(shard),
+    }
+    plan = [Planned(*game) for game in tournament.plan(pairs, per_cycle, args.cycles, shard)]
+    match = Match(specs, lines, settings, args.out, args.jobs, header, plan, log=args.log, fresh=args.fresh,
+                  progress=print_tournament_progress)
+    match.prepare()
+    code = finish(match, match.run())
+    print(tournament_summary(match.header, match.games, args.anchor, args.out))
+    return code
+
+
+def tournament_summary(header, games, anchor, out):
+    """The report as text; also written to OUT/summary.txt and OUT/tournament.json."""
+    try:
+        rep = tournament.report(header, games, anchor)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    text = tournament.render(rep)
+    if out:
+        with open(os.path.join(out, SUMMARY), "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+        with open(os.path.join(out, REPORT), "w", encoding="utf-8") as f:
+            json.dump({"header": header, "report": rep}, f, indent=1)
+            f.write("\n")
+    return text
 
 
 def cmd_merge(args):
@@ -627,57 +770,81 @@ def cmd_merge(args):
         except OSError as e:
             raise UsageError(f"cannot read {path}: {e}") from None
         if h is None:
-            raise UsageError(f"{path}: no match header")
+            raise UsageError(f"{path}: no match or tournament header")
         if header is None:
             header = h
         elif not same_match(header, h):
-            raise UsageError(f"{path}: a different match (engines, openings or time control differ)")
+            raise UsageError(f"{path}: a different {h['type']} (engines, openings or time control differ)")
         merged.update(games)
     header = dict(header, shard=[1, 1])
-    sprt = parse_sprt(args.sprt) if args.sprt is not None else None
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         with open(os.path.join(args.out, RESULTS), "w", encoding="utf-8") as f:
             f.write(json.dumps(header) + "\n")
             for gid in sorted(merged):
                 f.write(json.dumps(merged[gid]) + "\n")
-        with open(os.path.join(args.out, GAMES), "w", encoding="utf-8") as f:
-            for gid in sorted(merged):
-                f.write(ggf(merged[gid]) + "\n")
-    print(summarise(header, merged, sprt))
+        write_ggf(args.out, merged)
+    if header["type"] == "tournament":
+        if args.sprt is not None:
+            raise UsageError("--sprt is for matches")
+        print(tournament_summary(header, merged, args.anchor, args.out))
+        return 0
+    if args.anchor is not None:
+        raise UsageError("--anchor is for tournaments")
+    print(summarise(header, merged, parse_sprt(args.sprt) if args.sprt is not None else None))
     return 0
 
 
-def build_parser():
-    p = argparse.ArgumentParser(prog="referee.py", description="Engine-vs-engine Othello matches.")
-    sub = p.add_subparsers(dest="command", required=True)
-    m = sub.add_parser("match", help="play a match (resumes if --out already holds part of it)")
-    m.add_argument("-e", "--engine", nargs="+", action="append", default=[], metavar="KEY=VALUE",
-                   help="engine: cmd='PROGRAM ARGS' [name=N] [dir=WORKDIR] [proto=native|gtp|nboard] "
-                   "[depth=D] [nodes=N] [init='LINE']...; give it twice, first is A")
-    m.add_argument("--openings", metavar="FILE", help="XOT-style file, one f5d6c3... line each (default built-in)")
-    m.add_argument("--start", action="store_true",
+def add_play_options(p, engines_help):
+    """The options a match and a tournament share."""
+    p.add_argument("-e", "--engine", nargs="+", action="append", default=[], metavar="KEY=VALUE",
+                   help="engine: cmd='PROGRAM ARGS' [name=N] [dir=WORKDIR] [proto=native|gtp|nboard] [depth=D] "
+                   "[nodes=N] [movetime=MS] [tc=S[+INC]] [init='LINE']...; " + engines_help)
+    p.add_argument("--openings", metavar="FILE", help="XOT-style file, one f5d6c3... line each (default built-in)")
+    p.add_argument("--start", action="store_true",
                    help="no openings: --count N pairs of games from the start position (engines with a book "
                         "should vary their moves, e.g. init='set book randomness 2')")
-    m.add_argument("--count", type=int, help="use only the first N openings (after --seed shuffling)")
-    m.add_argument("--seed", type=int, help="shuffle the openings with this seed before --count")
-    m.add_argument("--movetime", type=int, metavar="MS", help="time per move (native `go time MS`)")
-    m.add_argument("--tc", metavar="S[+INC]", help="game clock in seconds with optional increment, e.g. 60+0.5")
-    m.add_argument("--margin", type=int, default=200, metavar="MS", help="grace before a time forfeit (200)")
-    m.add_argument("--timeout", type=float, default=60.0, metavar="S",
+    p.add_argument("--seed", type=int, help="shuffle the openings with this seed before --count")
+    p.add_argument("--movetime", type=int, metavar="MS", help="time per move (native `go time MS`)")
+    p.add_argument("--tc", metavar="S[+INC]", help="game clock in seconds with optional increment, e.g. 60+0.5")
+    p.add_argument("--margin", type=int, default=200, metavar="MS", help="grace before a time forfeit (200)")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="longest wait for a move without a time control, e.g. depth-limited (60)")
-    m.add_argument("-j", "--jobs", type=int, default=1, help="games played in parallel (1)")
-    m.add_argument("--shard", default="1/1", metavar="K/N", help="play only openings i with i %% N == K-1")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="games played in parallel (1)")
+    p.add_argument("--shard", default="1/1", metavar="K/N", help="play only the openings (pairs of games) "
+                   "numbered i with i %% N == K-1; `merge` puts the shards together")
+    p.add_argument("--out", default="referee-out", metavar="DIR", help="results directory (referee-out)")
+    p.add_argument("--log", action="store_true", help="log every protocol line to DIR/worker-N.log")
+    p.add_argument("--fresh", action="store_true", help="start new engine processes for every game")
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="referee.py", description="Engine-vs-engine Othello matches and tournaments.")
+    sub = p.add_subparsers(dest="command", required=True)
+    m = sub.add_parser("match", help="play a match (resumes if --out already holds part of it)")
+    add_play_options(m, "give it twice, first is A")
+    m.add_argument("--count", type=int, help="use only the first N openings (after --seed shuffling)")
     m.add_argument("--sprt", metavar="PARAMS", nargs="?", const="",
                    help="stop when decided: 'elo0=0 elo1=5 alpha=0.05 beta=0.05' (these are the defaults)")
-    m.add_argument("--out", default="referee-out", metavar="DIR", help="results directory (referee-out)")
-    m.add_argument("--log", action="store_true", help="log every protocol line to DIR/worker-N.log")
-    m.add_argument("--fresh", action="store_true", help="start new engine processes for every game")
     m.set_defaults(func=cmd_match)
-    g = sub.add_parser("merge", help="one summary from several results (shards, reruns)")
+    t = sub.add_parser("tournament", help="a round-robin or gauntlet of N engines (resumes as a match does)")
+    add_play_options(t, "once per engine; each may set its own limit")
+    t.add_argument("--count", type=int, help="openings a cycle (after --seed shuffling; default all with one "
+                   "cycle); every pairing plays each with both colours")
+    t.add_argument("--cycles", type=int, default=1, help="play the whole tournament this many times, each cycle "
+                   "on the next --count openings (1)")
+    t.add_argument("--gauntlet", action="store_true", help="the first engine against each of the others, "
+                   "instead of every pair")
+    t.add_argument("--anchor", metavar="NAME", help="rate this engine 0 (default: the mean of the engines is 0)")
+    t.set_defaults(func=cmd_tournament)
+    g = sub.add_parser("merge", aliases=["report"],
+                       help="the summary of results directories: a running or interrupted match or tournament, "
+                       "or its shards put together")
     g.add_argument("records", nargs="+", metavar="DIR|FILE")
-    g.add_argument("--out", metavar="DIR", help="also write the merged results.jsonl and games.ggf here")
+    g.add_argument("--out", metavar="DIR", help="also write the merged results.jsonl and games.ggf here (and, for "
+                   "a tournament, summary.txt and tournament.json)")
     g.add_argument("--sprt", metavar="PARAMS", nargs="?", const="")
+    g.add_argument("--anchor", metavar="NAME", help="a tournament's rating anchor (default: the mean)")
     g.set_defaults(func=cmd_merge)
     return p
 

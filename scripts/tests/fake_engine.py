@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """A small scriptable engine for the referee's tests: plays legal moves, or misbehaves on purpose.
 
-    fake_engine.py [--proto native|gtp|nboard] [--style first|greedy] [--mode MODE] [--after N]
+    fake_engine.py [--proto native|gtp|nboard] [--style first|greedy|random] [--seed S] [--mode MODE] [--after N]
+
+--style random picks among the legal moves by a hash of the position and --seed, so that its games are
+the same every run whatever process plays them.
 
 --delay MS thinks that long per move; --pidfile FILE records its process id.
 MODE (from the N-th move it is asked for, counted per process, default 1): good, illegal (an occupied
@@ -10,6 +13,7 @@ answers), crash (exits with status 3), slow (answers after 1.2 s), badstart (exi
 """
 
 import argparse
+import hashlib
 import os
 import sys
 import time
@@ -59,6 +63,9 @@ class Brain:
         time.sleep(self.args.delay / 1000)
         if not legal:
             return "pass"
+        if self.args.style == "random":
+            key = f"{self.args.seed} {pos.black} {pos.white} {pos.side}".encode()
+            return othello.square_name(legal[int(hashlib.sha1(key).hexdigest(), 16) % len(legal)])
         if self.args.style == "greedy":
             p, o = (pos.black, pos.white) if pos.side == othello.BLACK else (pos.white, pos.black)
             best = max(legal, key=lambda sq: (othello.popcount(othello.flips(p, o, sq)), -sq))
@@ -164,6 +171,7 @@ def main():
     p.add_argument("--style", default="first")
     p.add_argument("--mode", default="good")
     p.add_argument("--after", type=int, default=1)
+    p.add_argument("--seed", type=int, default=0, help="varies --style random")
     p.add_argument("--delay", type=int, default=0, help="milliseconds to think per move")
     p.add_argument("--pidfile", help="append this process id to the file (tests check it is gone)")
     args = p.parse_args()

@@ -1,0 +1,312 @@
+"""Tournaments: the maximum-likelihood ratings against the match formula and a hand-computed case, the plan
+of games, and whole tournaments of scripted engines over three protocols (interrupted and resumed,
+sharded and merged, with forfeits and per-engine limits); ebony and gtp-rhino when present."""
+
+import contextlib
+import io
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+import unittest
+
+import othello
+import rating
+import referee
+import stats
+import tournament
+
+from .test_referee import EBONY, HERE, RHINO, Run, alive, fake
+
+SCRIPT = os.path.join(os.path.dirname(HERE), "referee.py")
+NAT = 400 / math.log(10)  # Elo per natural-log unit of odds
+
+
+class Ratings(unittest.TestCase):
+    def test_two_engines_agree_with_the_match_formula(self):
+        for scores in ([1, 1, 0.5, 0, 1, 0.5, 1, 0, 1, 1], [0, 0.5, 0.5, 1, 0], [1] * 7 + [0] * 3, [0.5] * 3 + [1]):
+            with self.subTest(scores=scores):
+                games = [(0, 1, s) for s in scores]
+                a, b = rating.ratings(2, games, anchor=1)
+                self.assertAlmostEqual(a.elo, stats.score_to_elo(sum(scores) / len(scores)), places=9)
+                self.assertEqual((b.elo, b.note), (0.0, "anchor"))
+                low, high = rating.ratings(2, games)  # mean anchor: each half the difference
+                self.assertAlmostEqual(low.elo, a.elo / 2, places=9)
+                self.assertAlmostEqual(high.elo, -a.elo / 2, places=9)
+        # Without draws a game's score variance is m(1-m), and the Fisher interval is the match summary's
+        # score interval carried to Elo by the slope of score_to_elo at m (the delta method).
+        scores = [1] * 7 + [0] * 3
+        m, var = stats.mean_var(scores)
+        a = rating.ratings(2, [(0, 1, s) for s in scores], anchor=1)[0]
+        slope = NAT / (m * (1 - m))
+        self.assertAlmostEqual(a.high - a.elo, 1.959964 * math.sqrt(var / 10) * slope, places=6)
+        # and with many games the two intervals meet: 600 of 1000 points, a fifth of the games drawn
+        scores = [1] * 500 + [0.5] * 200 + [0] * 300
+        a = rating.ratings(2, [(0, 1, s) for s in scores], anchor=1)[0]
+        elo, low, high = stats.elo_interval(scores)
+        self.assertAlmostEqual(a.elo, elo, places=9)
+        self.assertLess(abs(a.low - low), 6)
+        self.assertLess(abs(a.high - high), 6)
+
+    # A beats B 2 of 3, B beats C 2 of 3, A beats C 4 of 5: odds 2, 2 and 4 fit Bradley-Terry exactly, so
+    # the maximum reproduces them, R_A - R_B = R_B - R_C = 400 log10 2 = 120.41. With C held at 0 the
+    # Fisher information of (A, B) is n p (1-p) summed: I_AA = 3(2/3)(1/3) + 5(4/5)(1/5) = 22/15,
+    # I_BB = 2/3 + 2/3 = 4/3, I_AB = -2/3; its inverse has Var A = (4/3)/(68/45) = 15/17 and
+    # Var B = (22/15)/(68/45) = 33/34 (squared natural-log units).
+    HAND = [(0, 1, 1), (0, 1, 1), (0, 1, 0), (1, 2, 1), (1, 2, 1), (1, 2, 0)] + [(0, 2, 1)] * 4 + [(2, 0, 1)]
+
+    def test_three_engines_by_hand(self):
+        a, b, c = rating.ratings(3, self.HAND, anchor=2)
+        self.assertAlmostEqual(a.elo, 240.824, places=3)
+        self.assertAlmostEqual(b.elo, 120.412, places=3)
+        self.assertEqual(c.note, "anchor")
+        self.assertAlmostEqual(a.high - a.elo, 1.959964 * math.sqrt(15 / 17) * NAT, places=6)  # 319.83
+        self.assertAlmostEqual(b.elo - b.low, 1.959964 * math.sqrt(33 / 34) * NAT, places=6)  # 335.45
+        a, b, c = rating.ratings(3, self.HAND)
+        self.assertAlmostEqual(a.elo, 120.412, places=3)
+        self.assertAlmostEqual(b.elo, 0.0, places=9)
+        self.assertAlmostEqual(c.elo, -120.412, places=3)
+
+    def test_the_maximum_gives_every_engine_its_points(self):
+        # no closed form here: at the maximum each engine's expected points equal its points
+        games = [(0, 1, 1), (0, 1, 0.5), (1, 2, 1), (2, 0, 1), (0, 3, 1), (3, 1, 0.5), (3, 2, 0), (2, 3, 0.5),
+                 (0, 2, 1), (1, 3, 1), (3, 0, 1)]
+        elo = [r.elo for r in rating.ratings(4, games)]
+        self.assertAlmostEqual(sum(elo), 0.0, places=9)
+        for k in range(4):
+            expected = actual = 0.0
+            for i, j, s in games:
+                if k in (i, j):
+                    p = stats.elo_to_score(elo[i] - elo[j])
+                    expected += p if k == i else 1 - p
+                    actual += s if k == i else 1 - s
+            self.assertAlmostEqual(expected, actual, places=8)
+
+    def test_no_finite_rating_is_said_so(self):
+        games = [(0, 1, 1)] * 3 + [(0, 2, 1)] * 2 + [(1, 2, 1), (1, 2, 0)]
+        top, one, two, idle = rating.ratings(4, games)
+        self.assertEqual(top.elo, math.inf)
+        self.assertIn("every point", top.note)
+        self.assertAlmostEqual(one.elo, 0.0)
+        self.assertIsNone(idle.elo)
+        self.assertEqual(rating.ratings(3, [(0, 1, 0)] * 2 + [(1, 2, 0.5)], anchor=1)[0].elo, -math.inf)
+
+
+class Plan(unittest.TestCase):
+    def test_round_robin_plays_every_opening_with_both_colours_and_cycles_take_new_openings(self):
+        pairs = tournament.pairings(4, "round-robin")
+        self.assertEqual(pairs, [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)])
+        games = tournament.plan(pairs, 3, 2, (1, 1))
+        self.assertEqual(sorted(g[0] for g in games), list(range(72)))
+        seats = {(g[1], g[2], g[3]) for g in games}
+        for opening in range(6):
+            for i, j in pairs:
+                self.assertIn((opening, i, j), seats)
+                self.assertIn((opening, j, i), seats)
+        self.assertEqual({g[4]["cycle"] for g in games if g[1] < 3}, {0})
+        self.assertEqual({g[4]["cycle"] for g in games if g[1] >= 3}, {1})
+        self.assertEqual(tournament.pairings(4, "gauntlet"), [(0, 1), (0, 2), (0, 3)])
+
+    def test_shards_split_the_plan_keeping_colour_pairs_together(self):
+        pairs = tournament.pairings(3, "round-robin")
+        full = tournament.plan(pairs, 4, 1, (1, 1))
+        parts = [tournament.plan(pairs, 4, 1, (k, 3)) for k in (1, 2, 3)]
+        ids = [g[0] for part in parts for g in part]
+        self.assertEqual(sorted(ids), [g[0] for g in full])
+        for part in parts:
+            got = {g[0] for g in part}
+            self.assertTrue(all(gid ^ 1 in got for gid in got))
+
+
+FOUR = [
+    ("--style", "greedy", "native", "greedy"),
+    ("--style", "random", "native", "r1"),
+    ("--style", "random", "gtp", "r2"),
+    ("--style", "random", "nboard", "r3"),
+]
+
+
+def four(*flags):
+    out = []
+    for seed, (opt, style, proto, name) in enumerate(FOUR):
+        out += ["-e", *fake(opt, style, "--seed", str(seed), *flags, proto=proto, name=name)]
+    return out
+
+
+class Tournaments(Run):
+    def tournament(self, *argv, expect=0, out=None):
+        stdout, stderr = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            code = referee.main(["tournament", *argv, "--out", out or self.out])
+        self.assertEqual(code, expect, stderr.getvalue())
+        return stdout.getvalue()
+
+    def report(self, out=None):
+        with open(os.path.join(out or self.out, referee.REPORT), encoding="utf-8") as f:
+            return json.load(f)["report"]
+
+    def test_four_engines_two_protocols_interrupted_and_resumed(self):
+        pids = os.path.join(self.dir, "pids")
+        argv = [sys.executable, SCRIPT, "tournament", "-j", "2", "--count", "2", "--movetime", "5000",
+                "--out", self.out, *four("--delay", "10", "--pidfile", pids)]
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        results = os.path.join(self.out, referee.RESULTS)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (os.path.exists(results) and len(self.records()[1]) >= 3):
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, 130, err)
+        played = len(self.records()[1])
+        self.assertTrue(3 <= played < 24, played)
+        with open(pids, encoding="utf-8") as f:
+            for pid in map(int, f.read().split()):
+                self.assertFalse(alive(pid), f"engine {pid} still running")
+        # the report on demand, from the interrupted directory
+        stdout = io.StringIO()
+        with contextlib.redirect_stdout(stdout):
+            self.assertEqual(referee.main(["report", self.out]), 0)
+        self.assertIn(f"{played} of 24 games", stdout.getvalue())
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(f"resuming: {played} games already played, {24 - played} to go", done.stderr)
+        self.assertIn("games 24/24", done.stderr)
+        for words in ("24 of 24 games", "maximum-likelihood Elo", "crosstable", "ms/move"):
+            self.assertIn(words, done.stdout)
+        header, games = self.records()
+        self.assertEqual(header["type"], "tournament")
+        self.assertEqual(sorted(games), list(range(24)))
+        self.assert_consistent(games)
+        self.assertTrue(all(g["reason"] == "finished" for g in games.values()))
+        seats = {(g["opening"], g["black"], g["white"]) for g in games.values()}
+        names = [f[3] for f in FOUR]
+        for opening in (0, 1):
+            for a in names:
+                for b in names:
+                    self.assertEqual((opening, a, b) in seats, a != b)
+        with open(os.path.join(self.out, referee.GAMES), encoding="utf-8") as f:
+            ggfs = f.read().splitlines()
+        self.assertEqual(len(ggfs), 24)
+        self.assertEqual(ggfs, [referee.ggf(games[g]) for g in range(24)])
+        rep = self.report()
+        self.assertEqual(rep["games_played"], 24)
+        for a in names:
+            for b in names:
+                if a != b:
+                    ab, ba = rep["crosstable"][a][b], rep["crosstable"][b][a]
+                    self.assertEqual((ab["games"], ab["points"] + ba["points"]), (4, 4))
+                    self.assertEqual(ab["discs"], -ba["discs"])
+        self.assertAlmostEqual(sum(r["elo"] for r in rep["ratings"]), 0, delta=0.2)
+        for row in rep["ratings"]:
+            self.assertEqual(row["games"], 12)
+            self.assertGreater(row["moves_timed"], 0)
+            self.assertGreaterEqual(row["ms_per_move"], 10)  # each answer takes at least its --delay
+        # The engines are deterministic: a tournament played in one go has the same games and report.
+        self.tournament("-j", "2", "--count", "2", "--movetime", "5000", *four(), out=os.path.join(self.dir, "once"))
+        _, once = self.records(os.path.join(self.dir, "once"))
+        self.assertEqual({g: r["moves"] for g, r in once.items()}, {g: r["moves"] for g, r in games.items()})
+        self.assertEqual(self.results_only(self.report(os.path.join(self.dir, "once"))), self.results_only(rep))
+
+    @staticmethod
+    def results_only(rep):
+        """The report without its timings, which differ from run to run."""
+        rows = [{k: v for k, v in row.items() if k not in ("ms_per_move", "longest_ms")} for row in rep["ratings"]]
+        return rows, rep["crosstable"]
+
+    def test_a_different_tournament_in_the_same_directory_is_refused(self):
+        self.tournament("--count", "1", "--movetime", "5000", *four()[:8])
+        self.tournament("--count", "1", "--movetime", "5000", "--gauntlet", *four()[:8], expect=2)
+
+    def test_shards_merge_into_the_full_report(self):
+        argv = ["--count", "2", "--movetime", "5000", *four()[:12]]
+        full = self.tournament(*argv, "--anchor", "r1", out=os.path.join(self.dir, "full"))
+        parts = []
+        for k in (1, 2):
+            out = os.path.join(self.dir, f"shard{k}")
+            self.tournament(*argv, "--shard", f"{k}/2", out=out)
+            parts.append(out)
+            self.assertEqual(len(self.records(out)[1]), 6)
+        merged = os.path.join(self.dir, "merged")
+        stdout = io.StringIO()
+        with contextlib.redirect_stdout(stdout):
+            self.assertEqual(referee.main(["merge", *parts, "--anchor", "r1", "--out", merged]), 0)
+        strip = lambda text: text.split("time use")[0]  # noqa: E731 - timings differ between runs
+        self.assertEqual(strip(stdout.getvalue()), strip(full))
+        self.assertEqual(self.results_only(self.report(merged)),
+                         self.results_only(self.report(os.path.join(self.dir, "full"))))
+        with open(os.path.join(merged, referee.GAMES), encoding="utf-8") as f:
+            self.assertEqual(len(f.read().splitlines()), 12)
+
+    def test_gauntlet_cycles_and_each_engines_own_limit(self):
+        text = self.tournament(
+            "--gauntlet", "--cycles", "2", "--count", "1", "--log",
+            "-e", *fake("--style", "greedy", name="hero"), "movetime=2000",
+            "-e", *fake(name="clock"), "tc=5+0.1",
+            "-e", *fake(name="fixed"), "movetime=300",
+            "-e", *fake(name="deep"), "depth=3",
+        )
+        header, games = self.records()
+        self.assertEqual(header["pairs"], [[0, 1], [0, 2], [0, 3]])
+        self.assertEqual(len(games), 12)
+        self.assertTrue(all("hero" in (g["black"], g["white"]) for g in games.values()))
+        self.assertNotEqual(games[0]["line"], games[6]["line"])  # the second cycle's opening
+        self.assertEqual({g["cycle"] for g in games.values()}, {0, 1})
+        with open(os.path.join(self.out, "worker-0.log"), encoding="utf-8") as f:
+            log = f.read()
+        for words in ("clock > go clock", "fixed > go time 300", "deep > go depth 3"):
+            self.assertIn(words, log)
+        self.assertEqual(header["engines"][1]["clock_ms"], [5000.0, 100.0])
+        self.assertIn("gauntlet of 4 engines, 2 cycles of 1 openings", text)
+        # in a gauntlet the others meet only the first engine
+        self.assertEqual(set(self.report()["crosstable"]["clock"]), {"hero"})
+
+    def test_forfeits_are_counted_and_a_pointless_engine_is_minus_infinity(self):
+        text = self.tournament("--count", "1", "--movetime", "5000", "-j", "2", *four()[:8],
+                               "-e", *fake("--mode", "crash", "--after", "3", name="crasher"))
+        rows = {r["name"]: r for r in self.report()["ratings"]}
+        self.assertEqual(rows["crasher"]["forfeits"], {"crash": 4})
+        self.assertIsNone(rows["crasher"]["elo"])
+        self.assertTrue(rows["crasher"]["note"].startswith("-inf"))
+        self.assertEqual(rows["crasher"]["rank"], 3)
+        self.assertIn("crash 4", text)
+        self.assertIn("-inf", text)
+
+    def test_bad_tournaments_are_refused(self):
+        two = fake(name="x"), fake(name="y")
+        for argv in (["-e", *two[0]], ["-e", *two[0], "-e", *two[0]], ["-e", *two[0], "-e", *two[1], "--anchor", "z"],
+                     ["-e", *two[0], "-e", *two[1], "--cycles", "0"],
+                     ["-e", *two[0], "-e", *two[1], "--cycles", "2"],
+                     ["-e", *two[0], "-e", *two[1], "--count", "30", "--cycles", "2"],
+                     ["-e", *two[0], "-e", *two[1], "movetime=100", "tc=3"]):
+            with self.subTest(argv=argv):
+                stderr = io.StringIO()
+                with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+                    code = referee.main(["tournament", "--movetime", "100", "--out", self.out, *argv])
+                self.assertEqual(code, 2)
+                self.assertTrue(stderr.getvalue().startswith("error: "), stderr.getvalue())
+
+
+@unittest.skipUnless(EBONY, "EBONY_BIN unset or its native protocol loop not built yet")
+class EbonyTournament(Run):
+    def test_depths_over_native_and_nboard_and_rhino_when_installed(self):
+        out = io.StringIO()
+        argv = ["tournament", "-j", "2", "--count", "1", "--out", self.out,
+                "-e", f"cmd={EBONY} --no-book", "depth=1", "name=d1",
+                "-e", f"cmd={EBONY} --no-book", "depth=2", "name=d2",
+                "-e", f"cmd={EBONY} --no-book --protocol nboard", "proto=nboard", "depth=3", "name=d3"]
+        if RHINO:
+            argv += ["-e", f"cmd={RHINO}", "proto=gtp", "name=rhino", "--movetime", "1000"]
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(referee.main(argv), 0)
+        _, games = self.records()
+        self.assertEqual(len(games), 12 if RHINO else 6)
+        self.assertTrue(all(g["reason"] == "finished" for g in games.values()), games)
+        self.assert_consistent(games)
+        self.assertIn("crosstable", out.getvalue())
+
+
+if __name__ == "__main__":
+    unittest.main()

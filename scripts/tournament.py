@@ -1,0 +1,226 @@
+"""Tournaments of N engines: the order of games of a round-robin or a gauntlet, and the report made from
+the game records (rating list, crosstable, each engine's time use and forfeits), as text and as JSON.
+
+The referee (referee.py) plays the games and keeps the records; this module only plans and counts.
+Game ids: openings are taken in rounds, cycle by cycle; in each round every pairing plays the round's
+opening twice, colours swapped, so a tournament stopped early has played every pairing about equally.
+Round r = cycle * count + k (opening r of the list), pairing p, game 2 * (r * P + p) + c with c = 0 when
+the pairing's first engine (in -e order) is black.
+"""
+
+import math
+
+import othello
+import rating
+
+FORMATS = ("round-robin", "gauntlet")
+METHOD = (
+    "maximum-likelihood Elo (Bradley-Terry on game scores, a draw half a point, Newton's method); "
+    "95% interval from the observed Fisher information"
+)
+
+
+def pairings(n, fmt):
+    """Pairs (i, j), i < j, of engine indices: all of them, or engine 0 against each of the others."""
+    if fmt == "gauntlet":
+        return [(0, j) for j in range(1, n)]
+    return [(i, j) for i in range(n) for j in range(i + 1, n)]
+
+
+def plan(pairs, count, cycles, shard):
+    """(game id, opening index, black, white, record fields) of the games in shard K/N: the two games of
+    one opening for one pairing stay together, shard K taking those whose pair number is K-1 mod N."""
+    k, n = shard
+    games = []
+    for rnd in range(count * cycles):
+        for p, (i, j) in enumerate(pairs):
+            unit = rnd * len(pairs) + p
+            if unit % n != k - 1:
+                continue
+            for c in (0, 1):
+                black, white = (i, j) if c == 0 else (j, i)
+                extra = {"cycle": rnd // count, "round": rnd, "pair": [i, j], "a_black": c == 0}
+                games.append((2 * unit + c, rnd, black, white, extra))
+    return games
+
+
+def total_games(header):
+    return 2 * len(header["pairs"]) * header["openings_per_cycle"] * header["cycles"]
+
+
+def black_score(rec):
+    return 1.0 if rec["winner"] == othello.BLACK else 0.5 if rec["winner"] == "draw" else 0.0
+
+
+def report(header, games, anchor=None):
+    """The whole report as a dict that JSON can hold (no infinities: a rating without a finite value is
+    null with a note)."""
+    names = [e["name"] for e in header["engines"]]
+    index = {name: i for i, name in enumerate(names)}
+    n = len(names)
+    if anchor is not None and anchor not in index:
+        raise ValueError(f"--anchor {anchor}: not one of the engines ({', '.join(names)})")
+    per = [{"games": 0, "points": 0.0, "wins": 0, "draws": 0, "losses": 0, "discs": [], "moves": 0,
+            "seconds": 0.0, "longest": 0.0, "forfeits": {}} for _ in names]
+    cross = {}
+    triples = []
+    for gid in sorted(games):
+        rec = games[gid]
+        b, w = index[rec["black"]], index[rec["white"]]
+        s = black_score(rec)
+        triples.append((b, w, s))
+        for me, them, mine, sign in ((b, w, s, 1), (w, b, 1 - s, -1)):
+            e = per[me]
+            e["games"] += 1
+            e["points"] += mine
+            e["wins" if mine == 1 else "draws" if mine == 0.5 else "losses"] += 1
+            cell = cross.setdefault((me, them), {"games": 0, "points": 0.0, "discs": []})
+            cell["games"] += 1
+            cell["points"] += mine
+            if rec["discs"] is not None:
+                e["discs"].append(sign * rec["discs"])
+                cell["discs"].append(sign * rec["discs"])
+        # the moves start from the start position and list every pass, so black moves at even plies
+        for ply, t in enumerate(rec["times"]):
+            if t is not None:
+                e = per[b if ply % 2 == 0 else w]
+                e["moves"] += 1
+                e["seconds"] += t
+                e["longest"] = max(e["longest"], t)
+        if rec["faulty"] is not None:
+            culprit = per[b if rec["faulty"] == othello.BLACK else w]
+            culprit["forfeits"][rec["kind"]] = culprit["forfeits"].get(rec["kind"], 0) + 1
+    rated = rating.ratings(n, triples, index.get(anchor)) if triples else []
+    rows = []
+    for i, name in enumerate(names):
+        e = per[i]
+        r = rated[i] if rated else None
+        finite = r is not None and r.elo is not None and math.isfinite(r.elo)
+        rows.append({
+            "name": name,
+            "elo": round(r.elo + 0.0, 1) if finite else None,
+            "low": round(r.low, 1) if finite and r.low is not None else None,
+            "high": round(r.high, 1) if finite and r.high is not None else None,
+            "note": _rating_note(r),
+            "games": e["games"],
+            "points": e["points"],
+            "score": round(e["points"] / e["games"], 4) if e["games"] else None,
+            "wins": e["wins"],
+            "draws": e["draws"],
+            "losses": e["losses"],
+            "discs": round(sum(e["discs"]) / len(e["discs"]), 2) if e["discs"] else None,
+            "moves_timed": e["moves"],
+            "ms_per_move": round(1000 * e["seconds"] / e["moves"], 1) if e["moves"] else None,
+            "longest_ms": round(1000 * e["longest"]) if e["moves"] else None,
+            "forfeits": dict(sorted(e["forfeits"].items())),
+            "_sort": _sort_key(r),
+        })
+    order = sorted(range(n), key=lambda i: (rows[i]["_sort"], -(rows[i]["score"] or 0), i))
+    for rank, i in enumerate(order, 1):
+        rows[i]["rank"] = rank
+        del rows[i]["_sort"]
+    crosstable = {
+        names[i]: {
+            names[j]: {
+                "games": c["games"],
+                "points": c["points"],
+                "discs": round(sum(c["discs"]) / len(c["discs"]), 2) if c["discs"] else None,
+            }
+            for (me, j), c in sorted(cross.items()) if me == i
+        }
+        for i in range(n)
+    }
+    return {
+        "format": header["format"],
+        "engines": names,
+        "cycles": header["cycles"],
+        "openings_per_cycle": header["openings_per_cycle"],
+        "openings_source": header["openings_source"],
+        "games_played": len(games),
+        "games_planned": total_games(header),
+        "method": METHOD,
+        "anchor": anchor if anchor is not None else "mean of the rated engines",
+        "ratings": [rows[i] for i in order],
+        "crosstable": crosstable,
+    }
+
+
+def _rating_note(r):
+    if r is None:
+        return "no games yet"
+    if r.elo is None or not math.isfinite(r.elo):
+        return {math.inf: "+inf: ", -math.inf: "-inf: "}.get(r.elo, "not rated: ") + r.note
+    return r.note
+
+
+def _sort_key(r):
+    if r is None or r.elo is None:
+        return math.inf
+    return -r.elo
+
+
+def render(rep):
+    names = [row["name"] for row in rep["ratings"]]  # in rank order
+    width = max(8, *(len(x) for x in names)) + 2
+    cycles = f"{rep['cycles']} cycle{'s' if rep['cycles'] > 1 else ''}"
+    lines = [
+        f"{rep['format']} of {len(names)} engines, {cycles} of {rep['openings_per_cycle']} openings "
+        f"({rep['openings_source']}), each with both colours: {rep['games_played']} of {rep['games_planned']} games",
+        f"ratings: {rep['method']}; anchor: {rep['anchor']} = 0",
+        f"{'rank':>4}  {'engine':<{width}}{'Elo':>8}  {'95% interval':<18}{'games':>6}{'score':>8}"
+        f"{'+win':>6}{'=draw':>6}{'-loss':>6}{'discs':>8}",
+    ]
+    notes = []
+    for row in rep["ratings"]:
+        if row["elo"] is not None:
+            elo = f"{row['elo']:+.1f}"
+            ci = f"[{row['low']:+.1f}, {row['high']:+.1f}]" if row["low"] is not None else row["note"]
+        else:
+            elo = row["note"].split(":")[0] if row["note"].startswith(("+inf", "-inf")) else "-"
+            ci = ""
+            notes.append(f"  {row['name']}: {row['note']}")
+        score = f"{100 * row['score']:.1f}%" if row["score"] is not None else "-"
+        discs = f"{row['discs']:+.2f}" if row["discs"] is not None else "-"
+        lines.append(f"{row['rank']:>4}  {row['name']:<{width}}{elo:>8}  {ci:<18}{row['games']:>6}{score:>8}"
+                     f"{row['wins']:>6}{row['draws']:>6}{row['losses']:>6}{discs:>8}")
+    lines.extend(notes)
+    cell = 14
+    lines.append("")
+    lines.append("crosstable: the row engine's points/games against the column engine, and its average disc "
+                 "difference")
+    lines.append(" " * width + "".join(f"{x[:cell - 1]:>{cell}}" for x in names))
+    for a in names:
+        cells = []
+        for b in names:
+            c = rep["crosstable"][a].get(b)
+            if a == b:
+                text = "."
+            elif c is None:
+                text = "-"
+            else:
+                discs = f" {c['discs']:+.1f}" if c["discs"] is not None else ""
+                text = f"{c['points']:g}/{c['games']}{discs}"
+            cells.append(f"{text:>{cell}}")
+        lines.append(f"{a:<{width}}" + "".join(cells))
+    lines.append("")
+    lines.append(f"{'time use':<{width}}{'moves':>8}{'ms/move':>10}{'longest ms':>12}  forfeits")
+    for row in rep["ratings"]:
+        ms = f"{row['ms_per_move']:.1f}" if row["ms_per_move"] is not None else "-"
+        longest = f"{row['longest_ms']}" if row["longest_ms"] is not None else "-"
+        forfeits = ", ".join(f"{kind} {k}" for kind, k in row["forfeits"].items()) or "none"
+        lines.append(f"{row['name']:<{width}}{row['moves_timed']:>8}{ms:>10}{longest:>12}  {forfeits}")
+    return "\n".join(lines)
+
+
+def leader(header, games):
+    """(name, points, games) of the engine with the most points so far, for the progress line."""
+    points, played = {}, {}
+    for rec in games.values():
+        s = black_score(rec)
+        for name, mine in ((rec["black"], s), (rec["white"], 1 - s)):
+            points[name] = points.get(name, 0.0) + mine
+            played[name] = played.get(name, 0) + 1
+    if not points:
+        return None
+    name = max(points, key=lambda x: (points[x] / played[x], points[x]))
+    return name, points[name], played[name]
