@@ -1,6 +1,7 @@
 //! Runs the referee's Python test suite (scripts/tests: rules, statistics, adjudication against a broken
-//! engine, resume, shards, SPRT, and short matches of the real `ebony` binary, and against gtp-rhino when
-//! it is installed) as part of `cargo test`, so CI covers the referee. Fails when python3 is missing.
+//! engine, resume, shards, SPRT, tournaments and their ratings, and short matches and a tournament of the
+//! real `ebony` binary, and against gtp-rhino when it is installed) as part of `cargo test`, so CI covers
+//! the referee. Fails when python3 is missing.
 
 use std::path::Path;
 use std::process::Command;
