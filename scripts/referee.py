@@ -601,7 +601,7 @@ def print_progress(match):
 
 
 def print_tournament_progress(match):
-    best = tournament.leader(match.header, match.games)
+    best = tournament.leader(match.games)
     _show_progress(match, f"leader {best[0]} {best[1]:g}/{best[2]}" if best else "")
 
 
@@ -707,11 +707,11 @@ def cmd_tournament(args):
     if args.cycles < 1:
         raise UsageError("--cycles must be at least 1")
     settings = play_setup(args, specs)
-    count = args.count if args.count is not None else (None if args.start or args.cycles == 1 else 0)
-    if args.start and count is None:
-        raise UsageError("--start needs --count N (openings a cycle, each played with both colours)")
-    if count == 0:
-        raise UsageError("--cycles needs --count N (openings a cycle)")
+    count = args.count
+    if count is None and (args.start or args.cycles > 1):
+        raise UsageError("--start and --cycles need --count N (openings a cycle, each played with both colours)")
+    if count is not None and count < 1:
+        raise UsageError("--count must be at least 1")
     wanted = None if count is None else count * args.cycles
     try:
         lines, source = load_openings(args.openings, wanted, args.seed, args.start)

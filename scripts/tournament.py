@@ -212,7 +212,7 @@ def render(rep):
     return "\n".join(lines)
 
 
-def leader(header, games):
+def leader(games):
     """(name, points, games) of the engine with the most points so far, for the progress line."""
     points, played = {}, {}
     for rec in games.values():

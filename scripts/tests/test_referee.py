@@ -298,7 +298,8 @@ class Bookkeeping(Run):
 
     def test_bad_engine_options_are_refused(self):
         for tokens in (["cmd=x", "depth=0"], ["cmd=x", "depth=six"], ["cmd=x", "proto=uci"], ["name=x"],
-                       ["cmd=x", "colour=red"], ["cmd=x", "proto=gtp", "depth=4"]):
+                       ["cmd=x", "colour=red"], ["cmd=x", "proto=gtp", "depth=4"], ["cmd=x", "movetime=0"],
+                       ["cmd=x", "tc=soon"], ["cmd=x", "tc=0"], ["cmd=x", "movetime=100", "tc=5"]):
             with self.subTest(tokens=tokens), self.assertRaises(referee.UsageError):
                 referee.EngineSpec(tokens)
 

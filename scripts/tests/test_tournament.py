@@ -263,6 +263,15 @@ class Tournaments(Run):
         # in a gauntlet the others meet only the first engine
         self.assertEqual(set(self.report()["crosstable"]["clock"]), {"hero"})
 
+    def test_an_engines_own_time_limit_is_enforced(self):
+        # --movetime gives the good engine 5 s; the slow one's own movetime=400 makes its 1.2 s answers late
+        self.tournament("--count", "1", "--movetime", "5000", "--margin", "150", "-j", "2",
+                        "-e", *fake(name="good"), "-e", *fake("--mode", "slow", "--after", "2", name="slow"),
+                        "movetime=400")
+        rows = {r["name"]: r for r in self.report()["ratings"]}
+        self.assertEqual(rows["slow"]["forfeits"], {"time": 2})
+        self.assertEqual(rows["good"]["forfeits"], {})
+
     def test_forfeits_are_counted_and_a_pointless_engine_is_minus_infinity(self):
         text = self.tournament("--count", "1", "--movetime", "5000", "-j", "2", *four()[:8],
                                "-e", *fake("--mode", "crash", "--after", "3", name="crasher"))
@@ -279,6 +288,8 @@ class Tournaments(Run):
         for argv in (["-e", *two[0]], ["-e", *two[0], "-e", *two[0]], ["-e", *two[0], "-e", *two[1], "--anchor", "z"],
                      ["-e", *two[0], "-e", *two[1], "--cycles", "0"],
                      ["-e", *two[0], "-e", *two[1], "--cycles", "2"],
+                     ["-e", *two[0], "-e", *two[1], "--count", "0"],
+                     ["-e", *two[0], "-e", *two[1], "--start"],
                      ["-e", *two[0], "-e", *two[1], "--count", "30", "--cycles", "2"],
                      ["-e", *two[0], "-e", *two[1], "movetime=100", "tc=3"]):
             with self.subTest(argv=argv):
