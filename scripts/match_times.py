@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Average and longest thinking time a move of each engine in referee result files; under a game
-clock (--tc) also the time each engine had left at the end of its games (least, average).
+"""Average and longest thinking time a move of each engine in referee result files (matches and
+tournaments); for an engine on a game clock (--tc, or its own tc=) also the time it had left at the end
+of its games (least, average).
 
 With `--by-empties LO-HI`, also each engine's average time a move by the empties on the board
 before it, from HI down to LO (where an engine that solves the endgame spends its time).
@@ -24,13 +25,15 @@ def main(argv):
         by_empties, argv = range(hi, lo - 1, -1), argv[2:]
     for d in argv:
         times, left, at = {}, {}, {}
-        clock_ms = inc_ms = None
+        clocks = {}  # engine name -> [base, increment] in ms, the engine's own tc= or the --tc of all
         for line in Path(d, "results.jsonl").read_text().splitlines():
             record = json.loads(line)
-            if record.get("type") == "match":
-                clock = (record.get("tc") or {}).get("clock_ms")
-                if clock is not None:
-                    clock_ms, inc_ms = clock  # [base, increment] in ms
+            if record.get("type") in ("match", "tournament"):
+                common = (record.get("tc") or {}).get("clock_ms")
+                for engine in record.get("engines", []):
+                    own = engine.get("clock_ms") or (common if engine.get("movetime_ms") is None else None)
+                    if own is not None:
+                        clocks[engine["name"]] = own
                 continue
             if record.get("type") != "game":
                 continue
@@ -48,8 +51,9 @@ def main(argv):
                     spent[name] += t
                     moved[name] += 1
                 empties -= record["moves"][ply] != "pass"
-            if clock_ms is not None:
-                for name in (black, white):
+            for name in (black, white):
+                if name in clocks:
+                    clock_ms, inc_ms = clocks[name]
                     left.setdefault(name, []).append(clock_ms / 1000 + moved[name] * inc_ms / 1000 - spent[name])
         for name, ts in sorted(times.items()):
             print(f"{d}: {name}: {len(ts)} moves, average {1000 * sum(ts) / len(ts):.1f} ms, longest {1000 * max(ts):.0f} ms")

@@ -746,7 +746,8 @@ def cmd_tournament(args):
 
 
 def tournament_summary(header, games, anchor, out):
-    """The report as text; also written to OUT/summary.txt and OUT/tournament.json."""
+    """The report as text; also written to OUT/summary.txt and, with the header and every game's result,
+    to OUT/tournament.json."""
     try:
         rep = tournament.report(header, games, anchor)
     except ValueError as e:
@@ -756,7 +757,7 @@ def tournament_summary(header, games, anchor, out):
         with open(os.path.join(out, SUMMARY), "w", encoding="utf-8") as f:
             f.write(text + "\n")
         with open(os.path.join(out, REPORT), "w", encoding="utf-8") as f:
-            json.dump({"header": header, "report": rep}, f, indent=1)
+            json.dump({"header": header, "report": rep, "games": tournament.game_list(games)}, f, indent=1)
             f.write("\n")
     return text
 

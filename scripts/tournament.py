@@ -212,6 +212,14 @@ def render(rep):
     return "\n".join(lines)
 
 
+def game_list(games):
+    """Each game's result in game order, for the JSON of the whole tournament (moves and times stay in
+    results.jsonl)."""
+    keys = ("id", "cycle", "round", "opening", "line", "black", "white", "winner", "discs", "kind", "reason",
+            "transcript")
+    return [{k: games[gid].get(k) for k in keys} for gid in sorted(games)]
+
+
 def leader(games):
     """(name, points, games) of the engine with the most points so far, for the progress line."""
     points, played = {}, {}

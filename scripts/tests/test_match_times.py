@@ -37,6 +37,28 @@ class MatchTimesTest(unittest.TestCase):
         self.assertIn("longest 56 ms", out)  # the first timed move: 56 empties
         self.assertNotEqual(bad.returncode, 0)
 
+    def test_time_left_on_each_engines_own_clock(self):
+        moves, _ = first_move_game()
+        times = [None if ply < 4 else 0.01 for ply in range(len(moves))]
+        spent = {side: sum(t for ply, t in enumerate(times) if t and ply % 2 == side) for side in (0, 1)}
+        moved = {side: sum(1 for ply, t in enumerate(times) if t and ply % 2 == side) for side in (0, 1)}
+        header = {"type": "tournament", "version": 1, "tc": {"movetime_ms": None, "clock_ms": [2000.0, 100.0]},
+                  "engines": [{"name": "a", "clock_ms": [5000.0, 0.0]}, {"name": "b"},
+                              {"name": "c", "movetime_ms": 50}]}
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "results.jsonl"), "w") as f:
+                f.write(json.dumps(header) + "\n")
+                f.write(json.dumps({"type": "game", "id": 0, "black": "a", "white": "b", "moves": moves,
+                                    "times": times}) + "\n")
+                f.write(json.dumps({"type": "game", "id": 1, "black": "c", "white": "b", "moves": moves,
+                                    "times": times}) + "\n")
+            out = subprocess.run([sys.executable, SCRIPT, tmp], capture_output=True, text=True, check=True).stdout
+        a_left = 5 - spent[0]
+        b_left = 2 + moved[1] * 0.1 - spent[1]
+        self.assertIn(f"a: time left at the end of 1 games: least {a_left:.2f} s", out)
+        self.assertIn(f"b: time left at the end of 2 games: least {b_left:.2f} s", out)
+        self.assertNotIn("c: time left", out)  # its own movetime=, no clock
+
 
 if __name__ == "__main__":
     unittest.main()

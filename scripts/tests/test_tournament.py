@@ -193,6 +193,10 @@ class Tournaments(Run):
         self.assertEqual(ggfs, [referee.ggf(games[g]) for g in range(24)])
         rep = self.report()
         self.assertEqual(rep["games_played"], 24)
+        with open(os.path.join(self.out, referee.REPORT), encoding="utf-8") as f:
+            listed = json.load(f)["games"]
+        self.assertEqual([(g["id"], g["transcript"]) for g in listed],
+                         [(gid, games[gid]["transcript"]) for gid in range(24)])
         for a in names:
             for b in names:
                 if a != b:
