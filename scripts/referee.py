@@ -600,9 +600,14 @@ def print_progress(match):
     _show_progress(match, f"{match.specs[0].name} +{w} ={d} -{l_}  score {pct:.1f}%")
 
 
-def print_tournament_progress(match):
-    best = tournament.leader(match.games)
-    _show_progress(match, f"leader {best[0]} {best[1]:g}/{best[2]}" if best else "")
+def tournament_progress():
+    leader = tournament.Leader()
+
+    def show(match):
+        best = leader(match.games)
+        _show_progress(match, f"leader {best[0]} {best[1]:g}/{best[2]}" if best else "")
+
+    return show
 
 
 def _show_progress(match, middle):
@@ -738,7 +743,7 @@ def cmd_tournament(args):
     }
     plan = [Planned(*game) for game in tournament.plan(pairs, per_cycle, args.cycles, shard)]
     match = Match(specs, lines, settings, args.out, args.jobs, header, plan, log=args.log, fresh=args.fresh,
-                  progress=print_tournament_progress)
+                  progress=tournament_progress())
     match.prepare()
     code = finish(match, match.run())
     print(tournament_summary(match.header, match.games, args.anchor, args.out))

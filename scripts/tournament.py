@@ -220,15 +220,22 @@ def game_list(games):
     return [{k: games[gid].get(k) for k in keys} for gid in sorted(games)]
 
 
-def leader(games):
-    """(name, points, games) of the engine with the most points so far, for the progress line."""
-    points, played = {}, {}
-    for rec in games.values():
-        s = black_score(rec)
-        for name, mine in ((rec["black"], s), (rec["white"], 1 - s)):
-            points[name] = points.get(name, 0.0) + mine
-            played[name] = played.get(name, 0) + 1
-    if not points:
-        return None
-    name = max(points, key=lambda x: (points[x] / played[x], points[x]))
-    return name, points[name], played[name]
+class Leader:
+    """The engine with the best score so far, for the progress line: kept up to date game by game, since
+    the records arrive in order (a dict keeps the order games were added), not recounted every game."""
+
+    def __init__(self):
+        self.counted, self.points, self.played = 0, {}, {}
+
+    def __call__(self, games):
+        """(name, points, games) of the leader, or None before the first game."""
+        for rec in list(games.values())[self.counted:]:
+            s = black_score(rec)
+            for name, mine in ((rec["black"], s), (rec["white"], 1 - s)):
+                self.points[name] = self.points.get(name, 0.0) + mine
+                self.played[name] = self.played.get(name, 0) + 1
+        self.counted = len(games)
+        if not self.points:
+            return None
+        name = max(self.points, key=lambda x: (self.points[x] / self.played[x], self.points[x]))
+        return name, self.points[name], self.played[name]

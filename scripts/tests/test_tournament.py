@@ -121,6 +121,17 @@ class Plan(unittest.TestCase):
             self.assertTrue(all(gid ^ 1 in got for gid in got))
 
 
+    def test_the_progress_line_leader_follows_the_games_as_they_come(self):
+        leader, games = tournament.Leader(), {}
+        self.assertIsNone(leader(games))
+        results = [("a", "b", othello.BLACK), ("b", "c", "draw"), ("c", "a", othello.BLACK), ("b", "a", othello.BLACK),
+                   ("b", "c", othello.BLACK)]
+        expected = [("a", 1.0, 1), ("a", 1.0, 1), ("c", 1.5, 2), ("c", 1.5, 2), ("b", 2.5, 4)]
+        for gid, ((black, white, winner), want) in enumerate(zip(results, expected)):
+            games[gid] = {"black": black, "white": white, "winner": winner}
+            self.assertEqual(leader(games), want)
+
+
 FOUR = [
     ("--style", "greedy", "native", "greedy"),
     ("--style", "random", "native", "r1"),
