@@ -185,6 +185,8 @@ def ratings(n, games, anchor=None, z=Z95):
             elo = theta[k] * ELO_PER_NAT
             if anchor is not None and i == anchor:
                 out.append(Rating(i, elo, note="anchor"))
+            elif m == 1:  # nothing to compare it with: 0 by definition, no interval
+                out.append(Rating(i, elo, note="rated alone"))
             else:
                 half = z * math.sqrt(max(0.0, full[k][k])) * ELO_PER_NAT
                 out.append(Rating(i, elo, elo - half, elo + half))
@@ -192,6 +194,8 @@ def ratings(n, games, anchor=None, z=Z95):
             out.append(Rating(i, math.inf, note="took every point from the rated engines' group"))
         elif reach[rated[0]][i] and not reach[i][rated[0]]:
             out.append(Rating(i, -math.inf, note="took no point from the rated engines' group"))
+        elif i not in played:
+            out.append(Rating(i, None, note="no games yet"))
         else:
             out.append(Rating(i, None, note="no games linking it to the rated engines"))
     return out

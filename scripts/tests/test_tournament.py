@@ -91,8 +91,16 @@ class Ratings(unittest.TestCase):
         self.assertEqual(top.elo, math.inf)
         self.assertIn("every point", top.note)
         self.assertAlmostEqual(one.elo, 0.0)
-        self.assertIsNone(idle.elo)
+        self.assertEqual((idle.elo, idle.note), (None, "no games yet"))
         self.assertEqual(rating.ratings(3, [(0, 1, 0)] * 2 + [(1, 2, 0.5)], anchor=1)[0].elo, -math.inf)
+        # early in a tournament: one win, so the winner is rated alone, with nothing to give it an interval
+        won, lost, waiting = rating.ratings(3, [(0, 1, 1)])
+        self.assertEqual((won.elo, won.low, won.note), (0.0, None, "rated alone"))
+        self.assertEqual((lost.elo, waiting.elo, waiting.note), (-math.inf, None, "no games yet"))
+        # two pairs that never met: the first pair is rated, the other has nothing linking it to them
+        apart = rating.ratings(4, [(0, 1, 1), (0, 1, 0.5), (2, 3, 0), (2, 3, 1)])
+        self.assertEqual([r.elo is None for r in apart], [False, False, True, True])
+        self.assertEqual(apart[2].note, "no games linking it to the rated engines")
 
 
 class Plan(unittest.TestCase):
