@@ -98,9 +98,9 @@ def report(header, games, anchor=None):
         finite = r is not None and r.elo is not None and math.isfinite(r.elo)
         rows.append({
             "name": name,
-            "elo": round(r.elo + 0.0, 1) if finite else None,
-            "low": round(r.low, 1) if finite and r.low is not None else None,
-            "high": round(r.high, 1) if finite and r.high is not None else None,
+            "elo": _tenths(r.elo) if finite else None,
+            "low": _tenths(r.low) if finite and r.low is not None else None,
+            "high": _tenths(r.high) if finite and r.high is not None else None,
             "note": _rating_note(r),
             "games": e["games"],
             "points": e["points"],
@@ -143,6 +143,10 @@ def report(header, games, anchor=None):
         "ratings": [rows[i] for i in order],
         "crosstable": crosstable,
     }
+
+
+def _tenths(x):
+    return round(x, 1) + 0.0  # + 0.0: no "-0.0" in the list
 
 
 def _rating_note(r):
