@@ -138,7 +138,7 @@ fn ffo_59_wipe_out_is_found_quickly() {
 
 /// The published fforum-20-39.obf lists G1 of #31 at -30; it is -32 (tests/data/README.md, errata).
 /// The copy here is corrected; this pins the correction with the plain search and the solver. The check
-/// that shares no code with ebony at all is `scripts/prove_bound.py` (its test runs the same line).
+/// that shares no code with ebony at all is `scripts/research/prove_bound.py` (its test runs the same line).
 #[test]
 fn ffo_31_g1_is_minus_32_not_minus_30() {
     let entry = &load("fforum-20-39.obf")[11];

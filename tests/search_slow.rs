@@ -1,5 +1,5 @@
 //! Slow search checks, `#[ignore]`d and run by scripts: time-limit overshoot statistics
-//! (`scripts/search-timing`) and strength matches (`scripts/search-strength`).
+//! (`scripts/research/search-timing`) and strength matches (`scripts/research/search-strength`).
 
 use ebony::rules::board::{Board, Move};
 use ebony::rules::square::Squares;

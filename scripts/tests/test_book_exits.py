@@ -10,7 +10,7 @@ import json
 import othello
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "book-exits.py")
+SCRIPT = os.path.join(HERE, "..", "research", "book-exits.py")
 EBONY = os.environ.get("EBONY_BIN")
 
 

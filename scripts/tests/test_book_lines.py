@@ -9,7 +9,7 @@ import unittest
 import othello
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "book-lines.py")
+SCRIPT = os.path.join(HERE, "..", "research", "book-lines.py")
 EBONY = os.environ.get("EBONY_BIN")
 
 

@@ -10,7 +10,7 @@ import unittest
 import othello
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "disc-loss.py")
+SCRIPT = os.path.join(HERE, "..", "research", "disc-loss.py")
 EBONY = os.environ.get("EBONY_BIN")
 
 

@@ -12,7 +12,7 @@ from judge import Judge
 from tests.test_disc_loss import first_move_game, write_one_game
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "endgame-blunders.py")
+SCRIPT = os.path.join(HERE, "..", "research", "endgame-blunders.py")
 EBONY = os.environ.get("EBONY_BIN")
 LINE = re.compile(r"^game \d+ ply \d+ empties (\d+): \S+ ([+-]\d+) -> ([+-]\d+)")
 

@@ -10,7 +10,7 @@ import unittest
 from tests.test_disc_loss import first_move_game, write_one_game
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "endgame-choice.py")
+SCRIPT = os.path.join(HERE, "..", "research", "endgame-choice.py")
 EBONY = os.environ.get("EBONY_BIN")
 
 

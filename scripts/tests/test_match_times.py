@@ -9,7 +9,7 @@ import unittest
 from tests.test_disc_loss import first_move_game
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "match_times.py")
+SCRIPT = os.path.join(HERE, "..", "research", "match_times.py")
 
 
 class MatchTimesTest(unittest.TestCase):

@@ -84,13 +84,13 @@ if __name__ == "__main__":
 
 
 class ProveBound(unittest.TestCase):
-    """scripts/prove_bound.py, the independent check behind the FFO #31 erratum (tests/data/README.md)."""
+    """scripts/research/prove_bound.py, the independent check behind the FFO #31 erratum (tests/data/README.md)."""
 
     AFTER_G1 = "-OOOOOX---OOOX--OXXOXO---XXXOO--XXXXXXO-XXXOOO-OX-OOOO---OOOOO-- O"
     LINE = "h1b2a4a2a1g2h2g7a8b7g3h5h4h3g4g6g8h8h7"
 
     def test_the_erratum_line_scores_32_for_white_near_its_end(self):
-        from prove_bound import Prover, parse_board
+        from research.prove_bound import Prover, parse_board
 
         # 13 moves into the line white's 48-16 is 6 empties away, with black to move.
         white, black = parse_board(self.AFTER_G1)
@@ -110,7 +110,7 @@ class ProveBound(unittest.TestCase):
         self.assertEqual((popcount(position.black), popcount(position.white)), (16, 48))
 
     def test_bad_board_strings_are_refused(self):
-        from prove_bound import parse_board
+        from research.prove_bound import parse_board
 
         for text in ["", "X", "-" * 63 + " X", "-" * 64 + " Z", "?" * 64 + " X"]:
             with self.assertRaises(ValueError, msg=text):

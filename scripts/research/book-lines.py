@@ -4,9 +4,9 @@ from f5 (the other first moves are its mirror images), every book move within --
 the position's best book move that is not a leaf (so the book goes on after it), to --plies moves.
 Read with `ebony book show`; the order is the book's, so the output is the same for the same book.
 
-Usage: scripts/book-lines.py BOOK [--plies 8] [--deviation 4] [--ebony BINARY] > OPENINGS
+Usage: scripts/research/book-lines.py BOOK [--plies 8] [--deviation 4] [--ebony BINARY] > OPENINGS
 Example (the openings of the book's game-clock SPRT in data/README.md):
-    scripts/book-lines.py src/book/default.book --plies 8 --deviation 4 > book-lines.txt
+    scripts/research/book-lines.py src/book/default.book --plies 8 --deviation 4 > book-lines.txt
 """
 import argparse
 import subprocess

@@ -7,16 +7,19 @@ depth 60` on a new game); one JSON line a position. `test` then searches each su
 `go time MS` on a new game and prints the discs its moves lose on average against the best, how many
 wins or draws they throw away, and how often they are best.
 
-Usage: scripts/endgame-choice.py truth RESULTS_JSONL EMPTIES COUNT OUT [--ebony BINARY]
-       scripts/endgame-choice.py test TRUTH_JSONL MS [--ebony BINARY]
-Example: scripts/endgame-choice.py truth t100.jsonl 22 100 truth22.jsonl
-         scripts/endgame-choice.py test truth22.jsonl 100
+Usage: scripts/research/endgame-choice.py truth RESULTS_JSONL EMPTIES COUNT OUT [--ebony BINARY]
+       scripts/research/endgame-choice.py test TRUTH_JSONL MS [--ebony BINARY]
+Example: scripts/research/endgame-choice.py truth t100.jsonl 22 100 truth22.jsonl
+         scripts/research/endgame-choice.py test truth22.jsonl 100
 """
 import argparse
 import json
 import subprocess
+import os
 import sys
 
+# The referee's modules (othello.py) is one folder up, in scripts/.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 import othello
 
 

@@ -8,13 +8,16 @@ The result summarises the listed moves: how many, how many changed the game's ou
 thrown away), and the discs they cost per game. A move answered in a few milliseconds at 16 or fewer
 empties, where the solver takes under a millisecond, should never lose anything.
 
-Usage: scripts/endgame-blunders.py RESULTS_JSONL ENGINE_NAME [--from E] [--ebony BINARY]
-Example: scripts/endgame-blunders.py runs/100ms-vs-ntest16/results.jsonl ebony --from 16
+Usage: scripts/research/endgame-blunders.py RESULTS_JSONL ENGINE_NAME [--from E] [--ebony BINARY]
+Example: scripts/research/endgame-blunders.py runs/100ms-vs-ntest16/results.jsonl ebony --from 16
 """
 import argparse
 import json
+import os
 import sys
 
+# The referee's modules (othello.py, judge.py) are one folder up, in scripts/.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 import othello
 from judge import Judge
 

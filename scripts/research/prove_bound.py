@@ -5,14 +5,17 @@ with ebony: a fail-soft alpha-beta over the window (LOW, HIGH), children tried f
 A printed value v <= LOW proves score <= v, v >= HIGH proves score >= v, and a value strictly inside the
 window is the exact score. Scores are final disc differences for the side to move, empties to the winner.
 
-Usage: scripts/prove_bound.py "BOARD SIDE" LOW HIGH
+Usage: scripts/research/prove_bound.py "BOARD SIDE" LOW HIGH
 FFO #31 after G1 (tests/data/README.md, errata), white to move; about 2 and 0.5 minutes:
-    scripts/prove_bound.py "-OOOOOX---OOOX--OXXOXO---XXXOO--XXXXXXO-XXXOOO-OX-OOOO---OOOOO-- O" 31 32
-    scripts/prove_bound.py "-OOOOOX---OOOX--OXXOXO---XXXOO--XXXXXXO-XXXOOO-OX-OOOO---OOOOO-- O" 32 33
+    scripts/research/prove_bound.py "-OOOOOX---OOOX--OXXOXO---XXXOO--XXXXXXO-XXXOOO-OX-OOOO---OOOOO-- O" 31 32
+    scripts/research/prove_bound.py "-OOOOOX---OOOX--OXXOXO---XXXOO--XXXXXXO-XXXOOO-OX-OOOO---OOOOO-- O" 32 33
 """
+import os
 import sys
 import time
 
+# The referee's modules (othello.py) is one folder up, in scripts/.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 from othello import BLACK, Position, flips, moves, popcount
 
 

@@ -3,8 +3,8 @@
 from a fresh engine, the first `info` line that searched to the end of the game (depth = empties,
 selective `@P%` or exact) with a best move of the file, and when the score was exact.
 
-Usage: scripts/first-move.py OBF_FILE MS [FIRST_NUMBER] [BINARY]
-Example: scripts/first-move.py ../shared/data/ffo/fforum-40-59.obf 20000 40
+Usage: scripts/research/first-move.py OBF_FILE MS [FIRST_NUMBER] [BINARY]
+Example: scripts/research/first-move.py tests/data/fforum-40-59.obf 20000 40
 """
 import subprocess
 import sys

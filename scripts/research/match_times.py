@@ -6,9 +6,9 @@ of its games (least, average).
 With `--by-empties LO-HI`, also each engine's average time a move by the empties on the board
 before it, from HI down to LO (where an engine that solves the endgame spends its time).
 
-Usage: scripts/match_times.py [--by-empties LO-HI] DIR...   (each a referee --out directory with
+Usage: scripts/research/match_times.py [--by-empties LO-HI] DIR...   (each a referee --out directory with
        results.jsonl)
-Example: scripts/match_times.py --by-empties 20-28 runs/100ms-vs-ntest16
+Example: scripts/research/match_times.py --by-empties 20-28 runs/100ms-vs-ntest16
 """
 import json
 import sys

@@ -8,7 +8,7 @@ from ENGINE's side, the book's value of that position, the score of a fresh `go 
 it (without the book), and the game's result; then the means, and the mean of book minus search (how
 optimistic the book's values are where play leaves them).
 
-Usage: scripts/book-exits.py RESULTS ENGINE [--ms MS] [--book FILE] [--ebony BINARY] [--games N]
+Usage: scripts/research/book-exits.py RESULTS ENGINE [--ms MS] [--book FILE] [--ebony BINARY] [--games N]
   --book FILE: the book ENGINE played with (default: the one built into the binary)
 """
 import argparse
@@ -68,7 +68,7 @@ def main():
     ap.add_argument("engine")
     ap.add_argument("--ms", type=int, default=1000)
     ap.add_argument("--book")
-    ap.add_argument("--ebony", default=os.path.join(HERE, "..", "target", "release", "ebony"))
+    ap.add_argument("--ebony", default=os.path.join(HERE, "..", "..", "target", "release", "ebony"))
     ap.add_argument("--games", type=int, default=10**9)
     args = ap.parse_args()
     with open(args.results) as f:

@@ -2,7 +2,7 @@
 """Round trip of `setboard P` + `go time MS` through ebony's pipe, as a referee sends them before every
 move: median and mean over 60 searches of the start position (the engine's own overhead per move).
 
-Usage: scripts/round-trip.py MS [BINARY]   (default target/release/ebony)
+Usage: scripts/research/round-trip.py MS [BINARY]   (default target/release/ebony)
 """
 import subprocess
 import sys

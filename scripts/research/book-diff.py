@@ -3,9 +3,9 @@
 second scored deeper than the first, how many of their leaves changed their best move, and how far
 leaf scores and values moved.
 
-Usage: scripts/book-diff.py OLD_BOOK NEW_BOOK
+Usage: scripts/research/book-diff.py OLD_BOOK NEW_BOOK
 Example (data/README.md, "Deepening the book's main lines"):
-    scripts/book-diff.py src/book/default.book data/book/deepening.book
+    scripts/research/book-diff.py src/book/default.book data/book/deepening.book
 """
 import struct
 import sys

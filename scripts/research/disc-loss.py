@@ -7,15 +7,18 @@ A segment's average is what that engine's moves and its opponent's together did 
 Values before move 40 come from ebony's own search, which tends to agree with ebony's moves, so they
 flatter ebony a little; the last segment (exact values) does not.
 
-Usage: scripts/disc-loss.py RESULTS_JSONL ENGINE_NAME [--depth D] [--count N] [--ebony BINARY]
+Usage: scripts/research/disc-loss.py RESULTS_JSONL ENGINE_NAME [--depth D] [--count N] [--ebony BINARY]
                             [--checkpoints M,M,...] [--solve-from M]
-Example: scripts/disc-loss.py runs/d8-vs-ntest8/results.jsonl ebony --depth 10
-         scripts/disc-loss.py runs/100ms/results.jsonl ebony --checkpoints 8,16,24,28,32,36,40,44 --solve-from 36
+Example: scripts/research/disc-loss.py runs/d8-vs-ntest8/results.jsonl ebony --depth 10
+         scripts/research/disc-loss.py runs/100ms/results.jsonl ebony --checkpoints 8,16,24,28,32,36,40,44 --solve-from 36
 """
 import argparse
 import json
+import os
 import sys
 
+# The referee's modules (othello.py, judge.py) are one folder up, in scripts/.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 import othello
 from judge import Judge
 
