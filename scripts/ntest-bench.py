@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
-"""Time ntest (the strength anchor, built as ../shared/ANCHORS.md says) at a fixed depth on ebony's bench
-positions, to compare with `scripts/bench-midgame --depth N`: the same 30 positions, one search each from
-a fresh game, total and per-position wall time.
+"""Time ntest (the strength anchor) at a fixed depth on ebony's bench positions, to compare with
+`scripts/bench-midgame --depth N`: the same 30 positions, one search each from a fresh game, total and
+per-position wall time.
 
-Usage: scripts/ntest-bench.py DEPTH [NTEST_RUN_DIR]   (default ../anchors/ntest-src/run)
+ntest is not part of ebony: build the public ntest (github.com/weltyc/ntest) as docs/anchors.md says;
+NTEST_RUN_DIR is its run/ folder (the binary with its coefficients).
+
+Usage: scripts/ntest-bench.py DEPTH [NTEST_RUN_DIR]
+  NTEST_RUN_DIR defaults to $NTEST_DIR, else ../anchors/ntest-src/run beside this repository.
+Example: scripts/ntest-bench.py 12 ../anchors/ntest-src/run
 """
+import os
 import re
 import subprocess
 import sys
@@ -22,8 +28,18 @@ def bench_positions():
 
 
 def main(argv):
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
+    if not 1 <= len(argv) <= 2 or not argv[0].isdigit():
+        print("usage: scripts/ntest-bench.py DEPTH [NTEST_RUN_DIR] (DEPTH a number of plies; --help)", file=sys.stderr)
+        return 2
     depth = int(argv[0])
-    run = Path(argv[1] if len(argv) > 1 else ROOT.parent / "anchors/ntest-src/run").resolve()
+    default = os.environ.get("NTEST_DIR") or ROOT.parent / "anchors/ntest-src/run"
+    run = Path(argv[1] if len(argv) > 1 else default).resolve()
+    if not os.access(run / "ntest", os.X_OK):
+        raise SystemExit(f"ntest-bench.py: no ntest in {run}: build the public ntest (github.com/weltyc/ntest) "
+                         "as docs/anchors.md says and give its run/ folder")
     proc = subprocess.Popen([str(run / "ntest")], cwd=run, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
@@ -55,7 +71,8 @@ def main(argv):
         print(f"{i + 1:2} {answer:<24} {took * 1000:8.1f} ms")
     send("quit")
     print(f"ntest depth {depth}: 30 positions in {total:.3f} s")
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))
