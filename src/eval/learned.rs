@@ -20,7 +20,7 @@
 //! `scripts/bench-midgame BINARY --depth 16`, back to back). Where a node scores every child it
 //! tries (one ply above the leaves, and the ordering by the children's evaluation), [`Children`]
 //! scores each from the node's values, reading only the copies the move changes: the same sums, 5%
-//! less time to depth 18 (stop 14, data/README.md).
+//! less time to depth 18 (commit dc3458c, 2026-11-25; docs/speed.md).
 //!
 //! Weights are 16-bit, in 1/[`SCALE`] disc. The phase is the number of empties in steps of
 //! [`PHASE_WIDTH`]; neighbouring phases are tied in the fit so that the estimate moves smoothly.
@@ -70,7 +70,7 @@ const SHAPES: [&[u8]; 12] = [
     &[4, 13, 22, 31],
     // The first rank's corners and its middle with the middle of the second rank (a1, c1-f1, h1,
     // c2-f2): added 2026-11-24, +1.1 and +1.9 points at depth 8 against ntest depth 8 over 500
-    // openings, on two data sets (data/README.md).
+    // openings, on two data sets (docs/evaluation.md).
     &[0, 2, 3, 4, 5, 7, 10, 11, 12, 13],
 ];
 
@@ -81,8 +81,8 @@ pub const INSTANCES: usize = 4 + 4 + 8 + 4 + 4 + 4 + 2 + 4 + 4 + 4 + 4 + 4;
 /// mobility (own, opponent's), parity (empties odd or even, times the number of quadrants with an
 /// odd number of empties), frontier discs (own, opponent's).
 ///
-/// The frontier (added 2026-11-24, stop 11): depth 8 against ntest depth 8 scored 54.9% over 10,000
-/// games against 52.9% without it, the held-out error 5.779 discs against 5.800 (data/README.md).
+/// The frontier (added 2026-11-24, commit 2194725): depth 8 against ntest depth 8 scored 54.9% over 10,000
+/// games against 52.9% without it, the held-out error 5.779 discs against 5.800 (docs/evaluation.md).
 const GLOBALS: [u32; 7] =
     [MOBILITY_CAP + 1, MOBILITY_CAP + 1, POTENTIAL_CAP + 1, POTENTIAL_CAP + 1, 10, FRONTIER_CAP + 1, FRONTIER_CAP + 1];
 const MOBILITY_CAP: u32 = 31;
@@ -93,8 +93,8 @@ const FRONTIER_CAP: u32 = 40;
 /// 8 move bits and the opponent's 8, read from the corner that gives the smaller index, so that an
 /// edge and its mirror image share an entry; four copies, one an edge.
 ///
-/// Added 2026-11-25 (stop 14): depth 8 against ntest depth 8 scored 57.1% over seeds 3-6 (4,000
-/// games) against 55.9% without it, the held-out error 5.74 discs against 5.78 (data/README.md).
+/// Added 2026-11-25 (commit 143e05c): depth 8 against ntest depth 8 scored 57.1% over seeds 3-6 (4,000
+/// games) against 55.9% without it, the held-out error 5.74 discs against 5.78 (docs/evaluation.md).
 /// Half the table is never read (the larger of the two readings); the fit leaves it at 0.
 const EDGE_MOVES_SIZE: u32 = 1 << 16;
 const EDGES: usize = 4;
@@ -719,7 +719,7 @@ fn to_discs(score: i32) -> i32 {
 }
 
 /// The weights built into the binary (`weights.ebev`, fitted by `ebony-train fit`; see
-/// `data/README.md` for the commands that rebuild it).
+/// `docs/evaluation.md` for the commands that rebuild it).
 pub fn builtin() -> &'static Weights {
     static WEIGHTS: OnceLock<Weights> = OnceLock::new();
     // The file is part of the source: a mismatch with the features is a build error that the unit
