@@ -1,12 +1,15 @@
 //! The `ebony` command line: with no subcommand it speaks a protocol on stdin/stdout; the subcommands
 //! run the engine's tools (perft, bench, solve).
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::error::ErrorKind;
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use ebony::book::build::{Learning, Params};
 use ebony::book::Book;
-use ebony::cli::{bench, book, perft, solve};
+use ebony::cli::{bench, book, perft, solve, usage_error};
 use ebony::eval::learned::Weights;
 use ebony::eval::{Evaluator, Variant};
+use ebony::protocol::io::note;
 use ebony::protocol::parser::MAX_HASH_MB;
 use ebony::search::Selectivity;
 use std::io::IsTerminal;
@@ -27,13 +30,11 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = ProtocolKind::Native)]
     protocol: ProtocolKind,
 
-    /// Transposition table size in megabytes (1 to 4096, as `set hash`).
-    #[arg(long, default_value_t = 64, value_parser = in_range::<usize>(1, MAX_HASH_MB as u64))]
-    hash: usize,
+    #[command(flatten)]
+    hash: HashArg,
 
-    /// Evaluation weights to use instead of the built-in ones (a file written by `ebony-train fit`).
-    #[arg(long, value_name = "FILE", global = true)]
-    eval: Option<PathBuf>,
+    #[command(flatten)]
+    eval: EvalArg,
 
     /// An opening book to play from instead of the built-in one (a file written by `ebony book`).
     #[arg(long, value_name = "FILE")]
@@ -46,6 +47,28 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 }
+
+/// `--hash MB`: for the protocol and every subcommand that searches with a table of its own (solve,
+/// book build, extend, deepen, learn and check). Given before the subcommand (`ebony --hash 256 solve
+/// FILE`) or after it (`ebony solve --hash 256 FILE`); a subcommand without a table refuses it.
+#[derive(clap::Args, Debug, Clone, Copy)]
+struct HashArg {
+    /// Transposition table size in megabytes (1 to 4096, as `set hash`; 64 by default).
+    #[arg(long, value_name = "MB", value_parser = in_range::<usize>(1, MAX_HASH_MB as u64))]
+    hash: Option<usize>,
+}
+
+/// `--eval FILE`: for the protocol and every subcommand that evaluates positions with the learnt
+/// evaluation (bench, book build, extend, deepen, learn and check); placed as `--hash`.
+#[derive(clap::Args, Debug, Clone)]
+struct EvalArg {
+    /// Evaluation weights to use instead of the built-in ones (a file written by `ebony-train fit`).
+    #[arg(long, value_name = "FILE")]
+    eval: Option<PathBuf>,
+}
+
+/// The table size when `--hash` is not given.
+const DEFAULT_HASH_MB: usize = 64;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum ProtocolKind {
@@ -84,10 +107,13 @@ enum Command {
         /// evaluation.
         #[arg(long)]
         without: Vec<String>,
+        #[command(flatten)]
+        eval: EvalArg,
     },
     /// Solve positions exactly: an obf file (checking its listed scores) or one --board string.
     Solve {
         /// An obf file: one board and side a line, then `; move:score;` (FFO and Edax format).
+        #[arg(required_unless_present = "board")]
         file: Option<PathBuf>,
         /// Solve this board string (64 squares and the side to move) instead of a file.
         #[arg(long, conflicts_with = "file", allow_hyphen_values = true)]
@@ -104,6 +130,8 @@ enum Command {
         /// Only these positions, `A` or `A-B`, in the numbering of --first-number.
         #[arg(long, value_parser = solve::parse_range)]
         range: Option<(usize, usize)>,
+        #[command(flatten)]
+        hash: HashArg,
     },
     /// Grow, merge, learn into, show and measure opening books (the built-in one when FILE is left out).
     Book {
@@ -142,6 +170,10 @@ struct GrowArgs {
     /// Stop after this many seconds (the running expansion is finished first).
     #[arg(long)]
     time: Option<u64>,
+    #[command(flatten)]
+    hash: HashArg,
+    #[command(flatten)]
+    eval: EvalArg,
 }
 
 #[derive(Subcommand, Debug)]
@@ -155,15 +187,19 @@ enum BookCommand {
     Deepen(GrowArgs),
     /// Join books (shards of one build, or any): the position with the most work in it wins.
     Merge {
-        #[arg(long)]
+        /// The book file to write (created or replaced).
+        #[arg(long, value_name = "FILE")]
         out: PathBuf,
-        #[arg(required = true)]
+        /// The books to join (one or more book files).
+        #[arg(required = true, value_name = "BOOK")]
         inputs: Vec<PathBuf>,
     },
     /// Add games (files of GGF records or transcripts, one a line) to FILE (created if missing).
     Learn {
+        /// The book file to learn into: created if missing, written after every game.
         file: PathBuf,
-        #[arg(required = true)]
+        /// Files of games: one GGF record or one transcript (f5d6c3...) a line.
+        #[arg(required = true, value_name = "GAMES")]
         games: Vec<PathBuf>,
         /// The level of the search that scores each new position.
         #[arg(long, default_value_t = 14, value_parser = in_range::<u32>(1, 60))]
@@ -180,9 +216,14 @@ enum BookCommand {
         /// searches as deep as the new positions'.
         #[arg(long)]
         rescore: bool,
+        #[command(flatten)]
+        hash: HashArg,
+        #[command(flatten)]
+        eval: EvalArg,
     },
     /// Print a position's book moves, best first.
     Show {
+        /// The book file (the built-in book when left out).
         file: Option<PathBuf>,
         /// The position (64 squares and the side to move); the start position by default.
         #[arg(long, allow_hyphen_values = true)]
@@ -192,16 +233,27 @@ enum BookCommand {
         moves: Option<String>,
     },
     /// Print the book's counts: positions, expanded, exact, by ply.
-    Stats { file: Option<PathBuf> },
+    Stats {
+        /// The book file (the built-in book when left out).
+        file: Option<PathBuf>,
+    },
     /// Compare random book positions' values with fresh deeper searches (mean absolute difference).
     Check {
+        /// The book file (the built-in book when left out).
         file: Option<PathBuf>,
+        /// How many book positions (not exact) to draw at random and search again.
         #[arg(long, default_value_t = 200)]
         positions: usize,
+        /// The level (as `go depth N`) of the fresh searches.
         #[arg(long, default_value_t = 20, value_parser = in_range::<u32>(1, 60))]
         depth: u32,
+        /// The seed of the random draw (the same seed draws the same positions).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        #[command(flatten)]
+        hash: HashArg,
+        #[command(flatten)]
+        eval: EvalArg,
     },
 }
 
@@ -216,50 +268,108 @@ fn parse_shard(text: &str) -> Result<(u32, u32), String> {
     Ok((k, n))
 }
 
+impl Command {
+    /// The subcommand's name for messages, and its own `--hash` and `--eval` when it takes them.
+    fn options(&self) -> (&'static str, Option<HashArg>, Option<&EvalArg>) {
+        match self {
+            Command::Perft { .. } => ("perft", None, None),
+            Command::Bench { eval, .. } => ("bench", None, Some(eval)),
+            Command::Solve { hash, .. } => ("solve", Some(*hash), None),
+            Command::Book { command } => match command {
+                BookCommand::Build(args) => ("book build", Some(args.hash), Some(&args.eval)),
+                BookCommand::Extend(args) => ("book extend", Some(args.hash), Some(&args.eval)),
+                BookCommand::Deepen(args) => ("book deepen", Some(args.hash), Some(&args.eval)),
+                BookCommand::Learn { hash, eval, .. } => ("book learn", Some(*hash), Some(eval)),
+                BookCommand::Check { hash, eval, .. } => ("book check", Some(*hash), Some(eval)),
+                BookCommand::Merge { .. } => ("book merge", None, None),
+                BookCommand::Show { .. } => ("book show", None, None),
+                BookCommand::Stats { .. } => ("book stats", None, None),
+            },
+        }
+    }
+}
+
+/// The table size and evaluation a run uses: a subcommand's own options, else those given before it.
+struct Settings {
+    hash_mb: usize,
+    evaluator: Evaluator,
+}
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let cli = Cli::parse();
-    let evaluator = match cli.eval.as_deref().map(load_evaluator).transpose() {
-        Ok(evaluator) => evaluator.unwrap_or_default(),
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(2);
-        }
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
     };
-    match cli.command {
-        None => {
-            let book = match cli.book.as_deref().map(Book::read_file).transpose() {
-                Ok(_) if cli.no_book => Book::new(),
-                Ok(Some(book)) => book,
-                Ok(None) => match Book::built_in() {
-                    Ok(book) => book,
-                    Err(e) => {
-                        eprintln!("error: the built-in book: {e}");
-                        return ExitCode::from(2);
-                    }
-                },
-                Err(message) => {
-                    eprintln!("error: {message}");
-                    return ExitCode::from(2);
-                }
-            };
-            run_protocol(cli.protocol, cli.hash, evaluator, book, cli.book)
-        }
-        Some(Command::Perft { depth, board, divide }) => perft::run(depth, board.as_deref(), divide),
-        Some(Command::Bench { depth, selectivity, without }) => bench::print(depth, selectivity, &without, evaluator),
-        Some(Command::Solve { file, board, all_moves, wld, first_number, range }) => solve::run(&solve::SolveArgs {
+    let protocol_given = matches.value_source("protocol") == Some(ValueSource::CommandLine);
+    let Some(command) = cli.command else {
+        let settings = match settings(cli.hash, Some(&cli.eval), None, None) {
+            Ok(settings) => settings,
+            Err(code) => return code,
+        };
+        let book = match cli.book.as_deref().map(Book::read_file).transpose() {
+            Ok(_) if cli.no_book => Book::new(),
+            Ok(Some(book)) => book,
+            Ok(None) => match Book::built_in() {
+                Ok(book) => book,
+                Err(e) => return usage_error(format_args!("the built-in book: {e}")),
+            },
+            Err(message) => return usage_error(message),
+        };
+        return run_protocol(cli.protocol, settings.hash_mb, settings.evaluator, book, cli.book);
+    };
+    // Each subcommand takes exactly the options it uses: one given before it that it would ignore is
+    // a usage error, as clap makes of one given after it.
+    let (name, own_hash, own_eval) = command.options();
+    let ignored = [
+        ("--protocol", protocol_given),
+        ("--book", cli.book.is_some()),
+        ("--no-book", cli.no_book),
+        ("--hash", cli.hash.hash.is_some() && own_hash.is_none()),
+        ("--eval", cli.eval.eval.is_some() && own_eval.is_none()),
+    ];
+    if let Some((option, _)) = ignored.iter().find(|(_, given)| *given) {
+        Cli::command().error(ErrorKind::ArgumentConflict, format!("{option} does nothing for `ebony {name}`")).exit();
+    }
+    let settings = match settings(cli.hash, Some(&cli.eval), own_hash, own_eval) {
+        Ok(settings) => settings,
+        Err(code) => return code,
+    };
+    let (hash_mb, evaluator) = (settings.hash_mb, settings.evaluator);
+    match command {
+        Command::Perft { depth, board, divide } => perft::run(depth, board.as_deref(), divide),
+        Command::Bench { depth, selectivity, without, .. } => bench::print(depth, selectivity, &without, evaluator),
+        Command::Solve { file, board, all_moves, wld, first_number, range, .. } => solve::run(&solve::SolveArgs {
             file: file.as_deref(),
             board: board.as_deref(),
             all_moves,
             wld,
             first_number,
             range,
-            hash_mb: cli.hash,
+            hash_mb,
         }),
-        Some(Command::Book { command }) => run_book(command, cli.hash, evaluator),
+        Command::Book { command } => run_book(command, hash_mb, evaluator),
     }
+}
+
+/// The table size and the evaluation (its weight file read) of a run: the subcommand's own options
+/// first, then those given before it; the failure is the usage error already reported.
+fn settings(
+    top_hash: HashArg,
+    top_eval: Option<&EvalArg>,
+    own_hash: Option<HashArg>,
+    own_eval: Option<&EvalArg>,
+) -> Result<Settings, ExitCode> {
+    let hash_mb = own_hash.and_then(|h| h.hash).or(top_hash.hash).unwrap_or(DEFAULT_HASH_MB);
+    let file = own_eval.and_then(|e| e.eval.as_deref()).or(top_eval.and_then(|e| e.eval.as_deref()));
+    let evaluator = match file.map(load_evaluator).transpose() {
+        Ok(evaluator) => evaluator.unwrap_or_default(),
+        Err(message) => return Err(usage_error(message)),
+    };
+    Ok(Settings { hash_mb, evaluator })
 }
 
 fn run_book(command: BookCommand, hash_mb: usize, evaluator: Evaluator) -> ExitCode {
@@ -271,12 +381,12 @@ fn run_book(command: BookCommand, hash_mb: usize, evaluator: Evaluator) -> ExitC
             book::deepen(&args.file, params, &budget, hash_mb, evaluator)
         }
         BookCommand::Merge { out, inputs } => book::merge(&out, &inputs),
-        BookCommand::Learn { file, games, depth, max_ply, shard, rescore } => {
+        BookCommand::Learn { file, games, depth, max_ply, shard, rescore, .. } => {
             book::learn(&file, &games, Learning { depth, max_ply, shard, rescore }, hash_mb, evaluator)
         }
         BookCommand::Show { file, board, moves } => book::show(file.as_deref(), board.as_deref(), moves.as_deref()),
         BookCommand::Stats { file } => book::stats(file.as_deref()),
-        BookCommand::Check { file, positions, depth, seed } => {
+        BookCommand::Check { file, positions, depth, seed, .. } => {
             book::check(file.as_deref(), positions, depth, seed, hash_mb, evaluator)
         }
     }
@@ -332,7 +442,7 @@ fn run_protocol(
     log::info!("protocol {kind:?}, hash {hash_mb} MB, book of {} positions", book.len());
     // A person at a terminal sees a silent program otherwise; stdout stays the protocol's alone.
     if std::io::stdin().is_terminal() {
-        eprintln!("{}", terminal_hint(kind));
+        note(terminal_hint(kind));
     }
     let served = match kind {
         ProtocolKind::Native => ebony::protocol::native::run(hash_mb, evaluator, book, book_file),
@@ -342,7 +452,7 @@ fn run_protocol(
     match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: cannot read the standard input: {e}");
+            note(format_args!("error: cannot read the standard input: {e}"));
             ExitCode::FAILURE
         }
     }

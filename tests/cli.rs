@@ -121,19 +121,157 @@ fn a_closed_pipe_ends_the_engine_promptly() {
     assert!(stderr.lines().count() <= 2, "{stderr}");
 }
 
+/// Runs the real binary with `args`, its stdout (and its stderr too when `both`) the write end of a
+/// pipe whose read end is already closed, as in `ebony book stats 2>&1 | head -0`.
+fn into_closed_pipe(args: &[&str], input: &[u8], both: bool) -> std::process::Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let stderr = if both { Stdio::from(writer.try_clone().expect("dup")) } else { Stdio::piped() };
+    let mut child = Command::new(support::bin())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(writer)
+        .stderr(stderr)
+        .spawn()
+        .expect("ebony starts");
+    let _ = child.stdin.take().expect("stdin").write_all(input);
+    child.wait_with_output().expect("ebony ends")
+}
+
+/// A report whose reader went away (`ebony book stats | head -3`) is a normal end: nothing on stderr,
+/// status 0, whether stderr is open or is the same closed pipe (where `eprintln!` would panic, and the
+/// release build abort).
 #[test]
-fn reports_to_a_closed_pipe_end_with_an_error_not_a_panic() {
-    for args in [&["perft", "9"][..], &["bench", "--depth", "2"][..]] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ebony"))
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("ebony starts");
-        drop(child.stdout.take());
-        let out = child.wait_with_output().expect("ebony ends");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
-        assert!(!stderr.contains("panicked") && stderr.lines().count() == 1, "{args:?}: {stderr}");
+fn reports_to_a_closed_pipe_end_quietly() {
+    let reports: [&[&str]; 4] = [&["book", "stats"], &["book", "show"], &["perft", "9"], &["bench", "--depth", "2"]];
+    for args in reports {
+        for both in [false, true] {
+            let out = into_closed_pipe(args, b"", both);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(0), "{args:?} (stderr closed too: {both}): {stderr}");
+            assert!(stderr.is_empty(), "{args:?}: {stderr}");
+        }
     }
+}
+
+/// The protocol's output is its only channel: a closed one ends it with status 1, never an abort, also
+/// when stderr, where it says so, is closed too.
+#[test]
+fn the_protocol_ends_with_status_1_when_both_pipes_are_closed() {
+    let out = into_closed_pipe(&["--no-book"], b"show\nshow\n", true);
+    assert_eq!(out.status.code(), Some(1), "{:?}", out.status);
+}
+
+/// A report that cannot be written for another reason than a closed pipe (a full disk) is an error:
+/// one line on stderr and status 1.
+#[test]
+fn a_report_to_a_full_disk_is_an_error() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else { return };
+    let out = Command::new(support::bin()).args(["book", "stats"]).stdout(full).output().expect("ebony runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("error: cannot write the output") && stderr.lines().count() == 1, "{stderr}");
+}
+
+/// The binary run with `args` alone (no `--no-book` added).
+fn bare(args: &[&str]) -> std::process::Output {
+    Command::new(support::bin()).args(args).stdin(Stdio::null()).output().expect("ebony runs")
+}
+
+/// FFO #1 (14 empties): solved in milliseconds.
+const FFO_1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+
+/// Each subcommand takes exactly the options it uses, before or after its name; any other is a usage
+/// error with status 2, as is every usage error of every subcommand.
+#[test]
+fn each_subcommand_takes_exactly_the_options_it_uses() {
+    for args in [
+        &["solve", "--hash", "16", "--board", FFO_1][..],
+        &["--hash", "16", "solve", "--board", FFO_1][..],
+        &["book", "check", "--hash", "1", "--positions", "1", "--depth", "1"][..],
+        &["book", "show", "--board", FFO_1][..],
+    ] {
+        let out = bare(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let weights = std::env::temp_dir().join(format!("ebony-cli-options-{}.ebev", std::process::id()));
+    std::fs::write(&weights, ebony::eval::learned::builtin().to_bytes()).expect("written");
+    let w = weights.to_str().expect("path");
+    let out = bare(&["bench", "--depth", "1", "--eval", w]);
+    assert!(out.status.success(), "bench --eval: {}", String::from_utf8_lossy(&out.stderr));
+    let refused: [(&[&str], &str); 14] = [
+        (&["perft", "--eval", w, "1"], "unexpected argument '--eval'"),
+        (&["--eval", w, "perft", "1"], "--eval does nothing for `ebony perft`"),
+        (&["--hash", "16", "perft", "1"], "--hash does nothing for `ebony perft`"),
+        (&["--hash", "16", "bench"], "--hash does nothing for `ebony bench`"),
+        (&["--eval", w, "book", "merge", "--out", "x", "y"], "--eval does nothing for `ebony book merge`"),
+        (&["book", "stats", "--eval", w], "unexpected argument '--eval'"),
+        (&["book", "show", "--hash", "16"], "unexpected argument '--hash'"),
+        (&["--eval", w, "solve", "--board", FFO_1], "--eval does nothing for `ebony solve`"),
+        (&["--no-book", "solve", "--board", FFO_1], "--no-book does nothing for `ebony solve`"),
+        (&["--protocol", "gtp", "book", "stats"], "--protocol does nothing for `ebony book stats`"),
+        (&["solve"], "the following required arguments were not provided"),
+        (&["solve", "--board", "XX X"], "bad board"),
+        (&["solve", "/nonexistent/ffo.obf"], "cannot read"),
+        (&["perft", "--board", "XX X", "1"], "bad board"),
+    ];
+    for (args, message) in refused {
+        let out = bare(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?} printed on stdout");
+    }
+    std::fs::remove_file(&weights).expect("cleaned");
+}
+
+/// Every argument and option of every subcommand has a help text in `--help`.
+#[test]
+fn every_argument_is_documented() {
+    let commands: [&[&str]; 12] = [
+        &[],
+        &["perft"],
+        &["bench"],
+        &["solve"],
+        &["book", "build"],
+        &["book", "extend"],
+        &["book", "deepen"],
+        &["book", "merge"],
+        &["book", "learn"],
+        &["book", "show"],
+        &["book", "stats"],
+        &["book", "check"],
+    ];
+    for command in commands {
+        let out = bare(&[command, &["--help"]].concat());
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        let mut entries = 0;
+        for (i, line) in lines.iter().enumerate() {
+            let trimmed = line.trim_start();
+            // An entry: `  <FILE>  text` or `  --depth <DEPTH>  text`; a long one has its text on the
+            // next lines, indented deeper.
+            let option =
+                trimmed.starts_with('-') && trimmed.chars().nth(1).is_some_and(|c| c == '-' || c.is_alphabetic());
+            if !line.starts_with("  ") || !(option || trimmed.starts_with('<')) {
+                continue;
+            }
+            entries += 1;
+            let indent = line.len() - trimmed.len();
+            let text_after = trimmed.split_once("  ").is_some_and(|(_, help)| !help.trim().is_empty());
+            let text_below = lines.get(i + 1).is_some_and(|next| {
+                let rest = next.trim_start();
+                !rest.is_empty() && next.len() - rest.len() > indent && !rest.starts_with('-')
+            });
+            assert!(text_after || text_below, "ebony {command:?} --help: no help for {trimmed:?}\n{text}");
+        }
+        assert!(entries > 0, "ebony {command:?} --help lists nothing:\n{text}");
+    }
+}
+
+#[test]
+fn version_names_the_engine() {
+    let out = bare(&["--version"]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("ebony {}", env!("CARGO_PKG_VERSION")));
 }

@@ -115,8 +115,10 @@ pub fn print(depth: u32, selectivity: Option<Selectivity>, without: &[String], e
     let mut features = Features::ALL;
     for name in without {
         if !features.disable(name) {
-            eprintln!("error: unknown ordering feature {name:?}: expected one of {}", Features::NAMES.join(", "));
-            return ExitCode::FAILURE;
+            return super::usage_error(format_args!(
+                "unknown ordering feature {name:?}: expected one of {}",
+                Features::NAMES.join(", ")
+            ));
         }
     }
     let lines = run(depth, selectivity, features, evaluator, |l| {

@@ -28,8 +28,7 @@ fn book_or_built_in(path: Option<&Path>) -> Result<Book, String> {
 }
 
 fn fail(message: &str) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(2)
+    super::usage_error(message)
 }
 
 /// When a build stops.
@@ -67,7 +66,7 @@ pub fn grow(
     if book.is_empty() {
         builder.seed(&mut book);
     }
-    eprintln!(
+    note!(
         "book {}: {} positions; depth {}, deviation {}, max ply {}, {} plies a disc, shard {}/{} at ply {}",
         path.display(),
         at_start,
@@ -83,11 +82,11 @@ pub fn grow(
     loop {
         let elapsed = started.elapsed();
         if budget.positions.is_some_and(|n| book.len() >= n) || budget.time.is_some_and(|t| elapsed >= t) {
-            eprintln!("book: budget reached: {} positions", book.len());
+            note!("book: budget reached: {} positions", book.len());
             break;
         }
         let Some(candidate) = builder.candidate(&book) else {
-            eprintln!("book: nothing left within the deviation and plies: {} positions", book.len());
+            note!("book: nothing left within the deviation and plies: {} positions", book.len());
             break;
         };
         let added = builder.expand(&mut book, &candidate.board);
@@ -103,7 +102,7 @@ pub fn grow(
             _ => String::new(),
         };
         let start = book.get(&Board::START).map_or(0, |e| e.value);
-        eprintln!(
+        note!(
             "book: {} positions (+{added}), {expansions} expansions, ply {} deviation {}, start {start:+}, \
              {rate:.2} positions/s, {}{eta}",
             book.len(),
@@ -127,7 +126,7 @@ pub fn deepen(path: &Path, params: Params, budget: &Budget, hash_mb: usize, eval
     searcher.set_evaluator(evaluator);
     let mut builder = Builder::new(searcher, params);
     let left = builder.shallow_count(&book);
-    eprintln!(
+    note!(
         "book {}: {} positions, {left} to score again at depth {} (deviation {}, max ply {}, shard {}/{} at ply {})",
         path.display(),
         book.len(),
@@ -142,11 +141,11 @@ pub fn deepen(path: &Path, params: Params, budget: &Budget, hash_mb: usize, eval
     let mut done = 0usize;
     loop {
         if budget.positions.is_some_and(|n| done >= n) || budget.time.is_some_and(|t| started.elapsed() >= t) {
-            eprintln!("book: budget reached: {done} positions scored again");
+            note!("book: budget reached: {done} positions scored again");
             break;
         }
         let Some(candidate) = builder.shallow_candidate(&book) else {
-            eprintln!("book: every position within the deviation and plies is at depth {}", params.depth);
+            note!("book: every position within the deviation and plies is at depth {}", params.depth);
             break;
         };
         let added = builder.deepen(&mut book, &candidate.board);
@@ -158,7 +157,7 @@ pub fn deepen(path: &Path, params: Params, budget: &Budget, hash_mb: usize, eval
         let per = elapsed / done as f64;
         let remaining = left.saturating_sub(done);
         let start = book.get(&Board::START).map_or(0, |e| e.value);
-        eprintln!(
+        note!(
             "book: {done} scored again (+{added} new), ply {} deviation {}, start {start:+}, {per:.1} s each, {}, \
              ETA {} for the {} counted at the start",
             candidate.ply,
@@ -233,7 +232,7 @@ pub fn learn(
             total.added += n.added;
             total.rescored += n.rescored;
             learnt += 1;
-            eprintln!(
+            note!(
                 "book: {}:{}: {} positions added{} ({} added{} in {learnt} games, {:.0} s)",
                 file.display(),
                 i + 1,
@@ -365,7 +364,7 @@ pub fn check(
         total += diff as i64;
         count += 1;
         same_move += book.moves(&board).first().is_some_and(|m| m.mv == result.best) as usize;
-        eprintln!(
+        note!(
             "check {}/{positions}: book {:+} search {:+} (depth {}), mean {:.2}, {:.0} s",
             i + 1,
             entry.value,

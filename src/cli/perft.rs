@@ -9,10 +9,7 @@ use std::time::Instant;
 pub fn run(depth: u32, board: Option<&str>, divide: bool) -> ExitCode {
     let position = match board.map(Position::parse).transpose() {
         Ok(position) => position.unwrap_or(Position::START),
-        Err(e) => {
-            eprintln!("error: bad board: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return super::usage_error(format_args!("bad board: {e}")),
     };
     say!("{position}");
     say!("{:>5} {:>16} {:>10} {:>14}", "depth", "nodes", "time(s)", "nodes/s");

@@ -38,44 +38,32 @@ fn nps(nodes: u64, elapsed: Duration) -> f64 {
 }
 
 pub fn run(args: &SolveArgs) -> ExitCode {
+    // Everything wrong before the first solve is a usage error (status 2, as clap's); a wrong score
+    // found by the solve is status 1.
     let entries = match (args.file, args.board) {
         (Some(path), None) => match std::fs::read_to_string(path) {
-            Err(e) => {
-                eprintln!("error: cannot read {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
+            Err(e) => return super::usage_error(format_args!("cannot read {}: {e}", path.display())),
             Ok(text) => match obf::parse(&text) {
                 Ok(entries) => entries,
-                Err((line, e)) => {
-                    eprintln!("error: {}:{line}: {e}", path.display());
-                    return ExitCode::FAILURE;
-                }
+                Err((line, e)) => return super::usage_error(format_args!("{}:{line}: {e}", path.display())),
             },
         },
         (None, Some(board)) => match Position::parse(board) {
             Ok(position) => vec![ObfEntry { position, moves: Vec::new() }],
-            Err(e) => {
-                eprintln!("error: bad board: {e}");
-                return ExitCode::FAILURE;
-            }
+            Err(e) => return super::usage_error(format_args!("bad board: {e}")),
         },
-        _ => {
-            eprintln!("error: give either an obf FILE or --board");
-            return ExitCode::FAILURE;
-        }
+        _ => return super::usage_error("give either an obf FILE or --board"),
     };
     // A command that selects nothing would print a clean total and pass: say what went wrong instead.
     if entries.is_empty() {
-        eprintln!("error: no positions to solve");
-        return ExitCode::FAILURE;
+        return super::usage_error("no positions to solve");
     }
     let last = args.first_number + entries.len() - 1;
     if let Some((a, b)) = args.range.filter(|&(a, b)| b < args.first_number || a > last) {
-        eprintln!(
-            "error: --range {a}-{b} selects none of the positions, which are numbered {}-{last}",
+        return super::usage_error(format_args!(
+            "--range {a}-{b} selects none of the positions, which are numbered {}-{last}",
             args.first_number
-        );
-        return ExitCode::FAILURE;
+        ));
     }
     let mut solver = Solver::new(args.hash_mb);
     let (mut total_nodes, mut total_time, mut wrong, mut solved) = (0u64, Duration::ZERO, 0usize, 0usize);

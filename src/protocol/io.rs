@@ -102,6 +102,13 @@ pub fn escape_controls(text: &str) -> String {
     out
 }
 
+/// Writes one line on standard error. It never fails and never panics (as `eprintln!` does when
+/// standard error is a closed pipe, which with `panic = "abort"` kills the process): a message nobody
+/// can read is dropped.
+pub fn note(line: impl std::fmt::Display) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
+}
+
 /// The one writer of protocol lines: each line is written whole and flushed at once, so a GUI or
 /// referee reading the pipe never waits on a buffer.
 pub struct Output<W: Write> {
@@ -125,7 +132,7 @@ impl<W: Write> Output<W> {
     pub fn line(&mut self, line: impl std::fmt::Display) {
         log::debug!("> {line}");
         if let Err(e) = writeln!(self.out, "{line}").and_then(|()| self.out.flush()) {
-            eprintln!("error: cannot write the output ({e}); ending");
+            note(format_args!("error: cannot write the output ({e}); ending"));
             std::process::exit(1);
         }
     }
