@@ -1,5 +1,7 @@
 //! The exact solver against published FFO scores and against a plain alpha-beta minimax written here.
 
+mod support;
+
 use ebony::formats::obf::{self, ObfEntry};
 use ebony::rules::board::{Board, Move, Position};
 use ebony::rules::square::{Square, Squares};
@@ -305,4 +307,31 @@ fn solve_command_refuses_to_select_nothing() {
         assert!(!String::from_utf8(out.stdout).unwrap().contains("total:"), "{args:?}");
     }
     std::fs::remove_file(&empty).unwrap();
+}
+
+/// A solved position's `info` line carries the whole line of play, not only its first move: played
+/// out, the pv reaches the end of the game with the exact score announced (the solver's proven line).
+#[test]
+fn a_solved_info_line_carries_the_whole_game() {
+    let entries = load("fforum-1-19.obf");
+    for entry in entries.iter().take(4) {
+        let input = format!("setboard {}\ngo depth 60\n", entry.position);
+        let out = support::run_to_end(&[], &input);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let last = text.lines().filter(|l| l.starts_with("info ") && l.contains(" exact ")).last();
+        let last = last.unwrap_or_else(|| panic!("no exact info line for {}:\n{text}", entry.position));
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let score: i32 = words[words.iter().position(|&w| w == "score").unwrap() + 1].parse().unwrap();
+        let pv = &words[words.iter().position(|&w| w == "pv").unwrap() + 1..];
+        let mut board = entry.position.board;
+        let mut sign = 1;
+        for word in pv {
+            let mv: Move = word.parse().unwrap_or_else(|_| panic!("pv word {word:?}: {last}"));
+            board = board.try_play(mv).unwrap_or_else(|e| panic!("{word} illegal ({e}): {last}"));
+            sign = -sign;
+        }
+        assert!(board.is_game_over(), "the pv stops before the end of the game: {last}");
+        assert_eq!(sign * board.final_score(), score, "the pv does not end at the score: {last}");
+        assert_eq!(Some(score), entry.best_score(), "{last}");
+    }
 }

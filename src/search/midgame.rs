@@ -304,7 +304,7 @@ impl Searcher {
         debug_assert!(is_move(board, solution.best), "solver answered {:?}", solution.best);
         result.depth = empties;
         result.stop = StopReason::Solved;
-        Worker::prove(&mut result, solve, solution.score, solution.best);
+        Worker::prove(&mut result, solve, &solution);
         worker.report(&result);
         result
     }
@@ -540,7 +540,7 @@ impl<'a> Worker<'a> {
             result.depth = empties;
             result.nodes = self.nodes;
             result.elapsed = start.elapsed();
-            Self::prove(&mut result, pass, solution.score, solution.best);
+            Self::prove(&mut result, pass, &solution);
             result.stop = if result.exact { StopReason::Solved } else { StopReason::Depth };
             self.report(&result);
             if result.exact {
@@ -556,7 +556,9 @@ impl<'a> Worker<'a> {
     /// (exact at `Selectivity::EXACT`). A win/loss/draw solve proves a draw, exactly; a win, with
     /// its move, the estimate raised to the proven bound if below it; or a loss, where it says
     /// nothing of which move is best: the estimate's move stays, lowered to the bound if above.
-    fn prove(result: &mut SearchResult, solve: Solve, score: i32, best: Move) {
+    /// The solver's line comes with its move.
+    fn prove(result: &mut SearchResult, solve: Solve, solution: &endgame::Solution) {
+        let score = solution.score;
         let (level, outcome) = match solve {
             Solve::At(level) => (level, None),
             Solve::WinLossDraw => (Selectivity::EXACT, Outcome::of(score)),
@@ -570,8 +572,8 @@ impl<'a> Worker<'a> {
             None => result.score = score,
         }
         if outcome != Some(Outcome::Loss) {
-            result.best = best;
-            result.pv = vec![best];
+            result.best = solution.best;
+            result.pv = solution.pv.clone();
         }
     }
 

@@ -39,7 +39,7 @@ use crate::search::tt::{bounds, Table, EXACT, NO_MOVE};
 use std::time::{Duration, Instant};
 
 /// The answer of a solve.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Solution {
     /// Disc difference for the side to move (a bound when outside the window, see [`Solver::solve`]).
     pub score: i32,
@@ -49,6 +49,9 @@ pub struct Solution {
     pub elapsed: Duration,
     /// The observer asked to stop: score and move are not to be used.
     pub aborted: bool,
+    /// `best` and the line of play after it (passes written out): for an exact score, each move
+    /// proven to keep the score; otherwise the table's moves.
+    pub pv: Vec<Move>,
 }
 
 /// Every legal move's exact score.
@@ -206,8 +209,11 @@ pub fn solve(
     table.new_search();
     let mut search = Search::new(table, weights, observer);
     let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
-    let (score, best) = search.root(board.player, board.opponent, alpha, beta.max(alpha + 1), None);
-    Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted: search.stopped }
+    let beta = beta.max(alpha + 1);
+    let (score, best) = search.root(board.player, board.opponent, alpha, beta, None);
+    let aborted = search.stopped;
+    let pv = search.line(board, best, score, alpha < score && score < beta);
+    Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted, pv }
 }
 
 /// [`solve`] at a selectivity: the solver's ProbCut at every node of at least `PROBCUT_MIN`
@@ -229,8 +235,10 @@ pub fn solve_at(
     let mut search = Search::new(table, weights, observer);
     search.margins = selective_margins(selectivity);
     let (score, best) = search.root(board.player, board.opponent, -64, 64, Some(guess));
+    let aborted = search.stopped;
+    let pv = search.line(board, best, score, selectivity.is_exact());
     search.table.set_level(EXACT);
-    Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted: search.stopped }
+    Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted, pv }
 }
 
 /// The exact endgame solver on a table of its own, for solving positions outside a game (`ebony
@@ -438,6 +446,52 @@ impl<'a> Search<'a> {
             // no move was found to reach the score, or the solve was stopped: any legal move.
             None => (score, Move::Play(Square::first(legal))),
         }
+    }
+
+    /// The principal variation after a root search of `board` gave `score` and `best`: `best`, then
+    /// move after move to the end of the game (passes written out). When `exact`, each move is one a
+    /// null-window probe proves to keep the score (the table's move first, as the root checks its
+    /// candidate), so the line is a perfect game; otherwise the table's best moves while it has them.
+    /// Cut short when the solve is stopped (the moves so far stand).
+    /// Its probes are not counted in the nodes: node counts (bench's signature, `ebony solve`'s
+    /// figures) measure the solve.
+    fn line(&mut self, board: &Board, best: Move, score: i32, exact: bool) -> Vec<Move> {
+        let nodes = self.nodes;
+        let pv = self.walk(board, best, score, exact);
+        self.nodes = nodes;
+        pv
+    }
+
+    fn walk(&mut self, board: &Board, best: Move, score: i32, exact: bool) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let Ok(mut position) = board.try_play(best) else { return pv };
+        pv.push(best);
+        let mut score = -score;
+        while !self.stopped && !position.is_game_over() {
+            let (p, o) = (position.player, position.opponent);
+            let legal = movegen::moves(p, o);
+            if legal == 0 {
+                pv.push(Move::Pass);
+                position = position.pass();
+                score = -score;
+                continue;
+            }
+            let stored = self.table.probe(p, o).map(|e| e.best).filter(|&b| b != NO_MOVE && legal & (1u64 << b) != 0);
+            let candidate = stored.map(|b| Square::from_index(u32::from(b)));
+            let next = if exact {
+                let mut order = candidate
+                    .into_iter()
+                    .chain(crate::rules::square::Squares(legal).filter(|&sq| Some(sq) != candidate));
+                order.find(|&sq| self.reaches(p, o, sq, score))
+            } else {
+                candidate
+            };
+            let Some(sq) = next else { break };
+            pv.push(Move::Play(sq));
+            position = position.play(sq);
+            score = -score;
+        }
+        pv
     }
 
     /// Whether the move `sq` reaches `score` (a null-window probe; false when stopped during it).
