@@ -441,11 +441,12 @@ fn run_protocol(
 ) -> ExitCode {
     log::info!("protocol {kind:?}, hash {hash_mb} MB, book of {} positions", book.len());
     // A person at a terminal sees a silent program otherwise; stdout stays the protocol's alone.
-    if std::io::stdin().is_terminal() {
+    let terminal = std::io::stdin().is_terminal();
+    if terminal {
         note(terminal_hint(kind));
     }
     let served = match kind {
-        ProtocolKind::Native => ebony::protocol::native::run(hash_mb, evaluator, book, book_file),
+        ProtocolKind::Native => ebony::protocol::native::run(hash_mb, evaluator, book, book_file, terminal),
         ProtocolKind::Nboard => ebony::protocol::nboard::run(hash_mb, evaluator, book, book_file),
         ProtocolKind::Gtp => ebony::protocol::gtp::run(hash_mb, evaluator, book),
     };
@@ -462,7 +463,7 @@ fn run_protocol(
 fn terminal_hint(kind: ProtocolKind) -> &'static str {
     match kind {
         ProtocolKind::Native => {
-            "ebony: type commands, one a line (help lists them; try `play time 1000`, then `show`; quit ends)"
+            "ebony: type commands, one a line (help lists them; `mode white` and a move like f5 play a game; quit ends)"
         }
         ProtocolKind::Nboard => "ebony: speaking the NBoard protocol on stdin (a GUI's job; quit ends)",
         ProtocolKind::Gtp => "ebony: speaking GTP on stdin (list_commands lists them; quit ends)",

@@ -70,10 +70,16 @@ fn eval_uses_the_weights_given() {
     let out = ebony(&["--eval", path.to_str().expect("path")], "move f5\neval\nquit\n");
     std::fs::remove_file(&path).expect("cleaned");
     assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("eval {expected} for white"));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("eval {expected} for white (static evaluation, no search)")
+    );
     let builtin = builtin.discs(board.player, board.opponent, board.moves());
     let out = ebony(&[], "move f5\neval\nquit\n");
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("eval {builtin} for white"));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("eval {builtin} for white (static evaluation, no search)")
+    );
 }
 
 #[test]

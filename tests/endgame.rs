@@ -318,7 +318,7 @@ fn a_solved_info_line_carries_the_whole_game() {
         let input = format!("setboard {}\ngo depth 60\n", entry.position);
         let out = support::run_to_end(&[], &input);
         let text = String::from_utf8_lossy(&out.stdout);
-        let last = text.lines().filter(|l| l.starts_with("info ") && l.contains(" exact ")).last();
+        let last = text.lines().rfind(|l| l.starts_with("info ") && l.contains(" exact "));
         let last = last.unwrap_or_else(|| panic!("no exact info line for {}:\n{text}", entry.position));
         let words: Vec<&str> = last.split_whitespace().collect();
         let score: i32 = words[words.iter().position(|&w| w == "score").unwrap() + 1].parse().unwrap();

@@ -192,8 +192,9 @@ fn games_are_saved_loaded_and_printed() {
 #[test]
 fn eval_names_the_side_and_gives_the_result_of_a_finished_game() {
     let out = stdout(&[], &format!("eval\nmove e6\neval\nmove {}\neval\n", &WIPEOUT[2..]));
-    assert!(out[0].starts_with("eval ") && out[0].ends_with(" for black"), "{}", out[0]);
-    assert!(out[1].ends_with(" for white"), "{}", out[1]);
+    // The number first (what a script reads), then what it is: no search stands behind it.
+    assert!(out[0].starts_with("eval ") && out[0].ends_with(" for black (static evaluation, no search)"), "{}", out[0]);
+    assert!(out[1].ends_with(" for white (static evaluation, no search)"), "{}", out[1]);
     assert_eq!(out[2], "eval -64 for white game over black wins by 64");
 }
 

@@ -113,17 +113,27 @@ pub fn note(line: impl std::fmt::Display) {
 /// referee reading the pipe never waits on a buffer.
 pub struct Output<W: Write> {
     out: W,
+    /// A progress line (a terminal's) is on screen without its newline.
+    open: bool,
 }
 
 impl Output<io::Stdout> {
     pub fn stdout() -> Output<io::Stdout> {
-        Output { out: io::stdout() }
+        Output::new(io::stdout())
     }
 }
 
 impl<W: Write> Output<W> {
     pub fn new(out: W) -> Output<W> {
-        Output { out }
+        Output { out, open: false }
+    }
+
+    /// Writes `text` over the progress line on screen (a terminal's: a carriage return, the text,
+    /// the rest of the line erased), without a newline; the next [`Output::line`] starts below it,
+    /// so the last progress stays on screen.
+    pub fn progress(&mut self, text: impl std::fmt::Display) {
+        self.open = true;
+        self.write(format_args!("\r{text}\x1b[K"));
     }
 
     /// Writes one line and flushes. The output is the engine's only channel: once a write fails (the
@@ -131,7 +141,15 @@ impl<W: Write> Output<W> {
     /// process ends at once with status 1 after one line on stderr (a search under way ends with it).
     pub fn line(&mut self, line: impl std::fmt::Display) {
         log::debug!("> {line}");
-        if let Err(e) = writeln!(self.out, "{line}").and_then(|()| self.out.flush()) {
+        if std::mem::take(&mut self.open) {
+            self.write(format_args!("\n"));
+        }
+        self.write(format_args!("{line}\n"));
+    }
+
+    /// Writes and flushes, or ends the process (see [`Output::line`]).
+    fn write(&mut self, text: std::fmt::Arguments) {
+        if let Err(e) = self.out.write_fmt(text).and_then(|()| self.out.flush()) {
             note(format_args!("error: cannot write the output ({e}); ending"));
             std::process::exit(1);
         }

@@ -11,3 +11,4 @@ pub mod io;
 pub mod native;
 pub mod nboard;
 pub mod parser;
+pub mod view;

@@ -13,7 +13,8 @@ use crate::eval::Evaluator;
 use crate::formats::ggf;
 use crate::protocol::inbox::{serve, Arrival, Flow, Frontend, Inbox, MAX_PENDING_BYTES, MAX_PENDING_LINES};
 use crate::protocol::io::{self, Input, Output};
-use crate::protocol::parser::{self, quote, BookOption, Command, Format, COMMANDS, MAX_DEPTH};
+use crate::protocol::parser::{self, quote, BookOption, Command, Format, Sides, COMMANDS, MAX_DEPTH};
+use crate::protocol::view::{self, board_lines, final_score_for_black, Outcome, Progress, ProgressLine, View};
 use crate::rules::board::{Color, Move, Position};
 use crate::rules::game::Game;
 use crate::search::probcut::DepthLabel;
@@ -27,14 +28,19 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_PLAY_LIMITS: Limits = Limits::MoveTime(Duration::from_secs(1));
 
 /// Runs the native protocol on stdin/stdout until `quit` or end of input, with `book` (read from
-/// `book_file`, where `learn` writes it back, if any).
+/// `book_file`, where `learn` writes it back, if any), for a person at a terminal when `terminal`
+/// (standard input is one; see [`View`]).
 pub fn run(
     hash_mb: usize,
     evaluator: Evaluator,
     book: Book,
     book_file: Option<std::path::PathBuf>,
+    terminal: bool,
 ) -> std::io::Result<()> {
-    Native::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator).with_book(book, book_file).run();
+    Native::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator)
+        .with_book(book, book_file)
+        .with_view(View::new(terminal))
+        .run();
     Ok(())
 }
 
@@ -44,13 +50,37 @@ pub struct Native<W: Write> {
     /// Input read during a search and not answered then runs before the channel's.
     inbox: Inbox,
     out: Output<W>,
-    /// The limits of the last `go` or `play`, for a `play` without any.
+    /// The limits of the last `go`, `play` or `level`, for a `play` without any and ebony's moves
+    /// in `mode`.
     limits: Limits,
+    /// Who reads the output (a terminal or a pipe) and how much of a search they see.
+    view: View,
+    /// The sides ebony plays by itself (`mode`).
+    sides: Sides,
+    /// The moves taken back by `undo`, the last one taken back last, for `redo`.
+    undone: Vec<Move>,
+    /// The last search was ended by `stop` (ebony then plays no further move by itself).
+    interrupted: bool,
 }
 
 impl<W: Write> Native<W> {
     pub fn new(input: Receiver<Input>, out: Output<W>, hash_mb: usize, evaluator: Evaluator) -> Native<W> {
-        Native { engine: Engine::new(hash_mb, evaluator), inbox: Inbox::new(input), out, limits: DEFAULT_PLAY_LIMITS }
+        Native {
+            engine: Engine::new(hash_mb, evaluator),
+            inbox: Inbox::new(input),
+            out,
+            limits: DEFAULT_PLAY_LIMITS,
+            view: View::PIPE,
+            sides: Sides::default(),
+            undone: Vec::new(),
+            interrupted: false,
+        }
+    }
+
+    /// Renders for `view` (a pipe's by default).
+    pub fn with_view(mut self, view: View) -> Native<W> {
+        self.view = view;
+        self
     }
 
     /// Plays from `book` (read from `file`, where `learn` writes it back, if any).
@@ -61,6 +91,9 @@ impl<W: Write> Native<W> {
 
     /// Answers lines until `quit` or end of input.
     pub fn run(&mut self) {
+        if self.view.board_after_moves() {
+            self.board();
+        }
         serve(self);
     }
 
@@ -77,9 +110,25 @@ impl<W: Write> Frontend for Native<W> {
 
     fn line(&mut self, line: &str) -> Flow {
         log::debug!("< {line}");
+        if self.view.refuses_escapes() && line.contains('\u{1b}') {
+            self.out.line("error arrow keys and other escape sequences do nothing here (try help)");
+            return Flow::Continue;
+        }
         match parser::parse_line(line) {
             Ok(None) => Flow::Continue,
-            Ok(Some(command)) => self.execute(command),
+            Ok(Some(command)) => {
+                let before = (*self.engine.position(), self.engine.game().moves().len());
+                let keeps_redo = matches!(command, Command::Undo(_) | Command::Redo(_));
+                let flow = self.execute(command);
+                let changed = before != (*self.engine.position(), self.engine.game().moves().len());
+                if changed && !keeps_redo {
+                    self.undone.clear();
+                }
+                if changed && flow == Flow::Continue && self.view.board_after_moves() {
+                    self.board();
+                }
+                flow
+            }
             Err(e) => {
                 self.out.line(format_args!("error {e}"));
                 Flow::Continue
@@ -102,13 +151,43 @@ impl<W: Write> Frontend for Native<W> {
 impl<W: Write> Native<W> {
     fn execute(&mut self, command: Command) -> Flow {
         match command {
-            Command::New => self.set_game(Game::default()),
+            Command::New => {
+                self.set_game(Game::default());
+                return self.respond();
+            }
             // The table is kept: its entries are whole positions, right in any game, and a referee
             // or GUI that sends the position before every move would otherwise lose them (and pay
             // for clearing the table) each time.
-            Command::SetBoard(position) => self.engine.continue_game(Game::new(position)),
-            Command::Move(moves) => self.play(&moves),
+            Command::SetBoard(position) => {
+                self.engine.continue_game(Game::new(position));
+                return self.respond();
+            }
+            Command::Move(moves) => {
+                if self.play(&moves) {
+                    return self.respond();
+                }
+            }
             Command::Undo(count) => self.undo(count),
+            Command::Redo(count) => self.redo(count),
+            Command::Mode(sides) => {
+                self.sides = sides;
+                return self.respond();
+            }
+            Command::Level(limits) => self.limits = limits,
+            Command::Hint(count) => {
+                // A hint takes as long as one of ebony's moves: the level's depth, or its time.
+                let limits = match self.limits {
+                    Limits::Depth(depth) => Limits::Depth(depth.max(2)),
+                    Limits::MoveTime(time) => Limits::MoveTime(time),
+                    _ => DEFAULT_PLAY_LIMITS,
+                };
+                return self.analyze(&limits, "hint", Some(count));
+            }
+            Command::Verbose(verbosity) => self.view.verbosity = verbosity,
+            Command::Board => self.out.line(format_args!("board {}", self.engine.position())),
+            Command::Version => {
+                self.out.line(format_args!("version {} {}", env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")))
+            }
             Command::Moves => self.out.line(MoveList("moves", &self.engine.game().moves().collect::<Vec<_>>())),
             Command::Go(limits) => {
                 self.limits = limits;
@@ -119,7 +198,7 @@ impl<W: Write> Native<W> {
                 self.limits = limits;
                 return self.go(&limits, true);
             }
-            Command::Analyze(limits) => return self.analyze(&limits),
+            Command::Analyze(limits) => return self.analyze(&limits, "analysis", None),
             // Nothing to stop: a `stop` that crosses the `bestmove` on the wire is normal, not an error.
             Command::Stop => {}
             Command::IsReady => self.out.line("readyok"),
@@ -127,7 +206,11 @@ impl<W: Write> Native<W> {
             Command::Quit => return Flow::Exit,
             Command::Show => self.show(),
             Command::Eval => self.eval(),
-            Command::Load(file) => self.load(&file),
+            Command::Load(file) => {
+                if self.load(&file) {
+                    return self.respond();
+                }
+            }
             Command::Save(format, file) => self.save(format, file.as_deref()),
             Command::SetHash(mb) => self.engine.set_hash_mb(mb),
             Command::SetSelectivity(level) => self.engine.set_selectivity(level),
@@ -135,22 +218,75 @@ impl<W: Write> Native<W> {
             Command::SetBook(BookOption::Off) => self.engine.set_book_enabled(false),
             Command::SetBook(BookOption::Randomness(discs)) => self.engine.set_book_randomness(discs),
             Command::Learn(depth) => self.learn(depth.unwrap_or(LEARN_DEPTH)),
-            Command::Help => {
-                for spec in COMMANDS {
-                    self.out.line(format_args!("{:<28} {}", spec.usage(), spec.help));
+            Command::Help(name) => self.help(name),
+        }
+        Flow::Continue
+    }
+
+    /// Plays ebony's moves while the side to move is one `mode` gave it (several in a row across
+    /// passes, the whole game with `mode both`), each a `play` with the current limits. A `stop`
+    /// plays the move found and ends the run.
+    fn respond(&mut self) -> Flow {
+        loop {
+            let game = self.engine.game();
+            let ours = match game.position().side {
+                Color::Black => self.sides.black,
+                Color::White => self.sides.white,
+            };
+            if !ours || game.is_over() {
+                return Flow::Continue;
+            }
+            let played = game.moves().len();
+            let limits = self.limits;
+            if self.go(&limits, true) == Flow::Exit {
+                return Flow::Exit;
+            }
+            if self.interrupted || self.engine.game().moves().len() == played {
+                return Flow::Continue;
+            }
+        }
+    }
+
+    /// `help [COMMAND]`: in a pipe each usage and its text, at a terminal one brief line a command in
+    /// 80 columns; for one command, its usage and whole text (wrapped at a terminal).
+    fn help(&mut self, name: Option<&'static str>) {
+        let brief = self.view.brief_help();
+        let specs = COMMANDS.iter().filter(|spec| name.is_none_or(|name| spec.name == name));
+        for spec in specs {
+            match (brief, name) {
+                (false, _) => self.out.line(format_args!("{:<28} {}", spec.usage(), spec.help)),
+                (true, None) => self.out.line(format_args!("{:<w$} {}", spec.name, spec.brief, w = parser::NAME_WIDTH)),
+                (true, Some(_)) => {
+                    for line in view::wrap(&spec.usage(), 0).into_iter().chain(view::wrap(spec.help, 2)) {
+                        self.out.line(line);
+                    }
+                    if !spec.aliases.is_empty() {
+                        self.out.line(format_args!("  also: {}", spec.aliases.join(", ")));
+                    }
                 }
             }
         }
-        Flow::Continue
+        if brief && name.is_none() {
+            self.out.line("a move alone (f5, f5d6, pass) plays it; help COMMAND says more of one");
+        }
+    }
+
+    /// The board as a person sees it after a move (a terminal's).
+    fn board(&mut self) {
+        let last = self.engine.game().moves().last();
+        for line in board_lines(self.engine.position(), last) {
+            self.out.line(line);
+        }
     }
 
     fn set_game(&mut self, game: Game) {
         self.engine.new_game(game);
     }
 
-    fn play(&mut self, moves: &[Move]) {
+    /// Plays `moves` (all or none); whether they were played.
+    fn play(&mut self, moves: &[Move]) -> bool {
         match self.engine.play_all(moves) {
-            Ok(()) => {}
+            Ok(()) => return true,
             Err((_, e)) if moves.len() == 1 => self.out.line(format_args!("error move: {e}")),
             Err((i, e)) => {
                 let failed = moves.get(i).map_or_else(String::new, |&mv| mv.to_string());
@@ -161,6 +297,7 @@ impl<W: Write> Native<W> {
                 ))
             }
         }
+        false
     }
 
     fn undo(&mut self, count: u32) {
@@ -169,7 +306,22 @@ impl<W: Write> Native<W> {
             return self.out.line(format_args!("error undo: cannot undo {count}, moves played: {played}"));
         }
         for _ in 0..count {
-            self.engine.undo();
+            self.undone.extend(self.engine.undo());
+        }
+    }
+
+    /// `redo [N]`: the last N moves `undo` took back, played again.
+    fn redo(&mut self, count: u32) {
+        let left = self.undone.len();
+        if left < count as usize {
+            return self.out.line(format_args!("error redo: cannot redo {count}, moves taken back: {left}"));
+        }
+        for _ in 0..count {
+            let Some(mv) = self.undone.pop() else { break };
+            if let Err(e) = self.engine.play(mv) {
+                self.undone.clear();
+                return self.out.line(format_args!("error redo: {e}"));
+            }
         }
     }
 
@@ -184,14 +336,19 @@ impl<W: Write> Native<W> {
         let board = position.board;
         // `go infinite` is an analysis: it searches even where the book has a move.
         let book = if *limits == Limits::Infinite { None } else { self.engine.book_move(&position) };
+        self.interrupted = false;
         let best = if let Some(choice) = book {
-            self.out.line(BookInfo(&choice));
+            if self.view.progress() != Progress::Hidden {
+                self.out.line(BookInfo(&choice));
+            }
             self.out.line(format_args!("bestmove {}", choice.mv));
             choice.mv
         } else {
-            let mut listener = Listener::new(&mut self.inbox, &mut self.out, *limits == Limits::Infinite);
+            let progress = self.view.progress();
+            let mut listener = Listener::new(&mut self.inbox, &mut self.out, *limits == Limits::Infinite, progress);
             let result = self.engine.search(&board, limits, &mut listener);
             let quit = listener.quit;
+            self.interrupted = listener.stop;
             self.out.line(format_args!("bestmove {}", result.best));
             if quit {
                 return Flow::Exit;
@@ -208,9 +365,11 @@ impl<W: Write> Native<W> {
 
     /// `analyze`: every legal move scored, deeper and deeper up to the depth or until the time is
     /// up; the last depth completed is printed, best first, then `analysis end`.
-    fn analyze(&mut self, limits: &Limits) -> Flow {
+    /// `hint N` is the same analysis, its N best moves printed as `hint` lines, without an end line.
+    fn analyze(&mut self, limits: &Limits, label: &'static str, count: Option<usize>) -> Flow {
         if self.engine.game().is_over() {
-            self.out.line("error analyze: the game is over");
+            let name = if count.is_some() { "hint" } else { "analyze" };
+            self.out.line(format_args!("error {name}: the game is over"));
             return Flow::Continue;
         }
         let board = self.engine.game().position().board;
@@ -220,8 +379,7 @@ impl<W: Write> Native<W> {
             _ => (MAX_DEPTH, None),
         };
         let start = Instant::now();
-        let mut listener = Listener::new(&mut self.inbox, &mut self.out, false);
-        listener.report = false;
+        let mut listener = Listener::new(&mut self.inbox, &mut self.out, false, Progress::Hidden);
         let mut last = Vec::new();
         // From two plies: a move and one ply after it.
         for depth in 2..=deepest.max(2) {
@@ -237,10 +395,12 @@ impl<W: Write> Native<W> {
             }
         }
         let quit = listener.quit;
-        for scored in &last {
-            self.out.line(AnalysisLine(scored));
+        for scored in last.iter().take(count.unwrap_or(usize::MAX)) {
+            self.out.line(AnalysisLine(label, scored));
         }
-        self.out.line("analysis end");
+        if count.is_none() {
+            self.out.line("analysis end");
+        }
         if quit {
             Flow::Exit
         } else {
@@ -264,22 +424,34 @@ impl<W: Write> Native<W> {
         let position = *self.engine.game().position();
         if position.board.is_game_over() {
             let score = position.board.final_score();
-            let black = self.final_score_for_black(&position);
+            let black = final_score_for_black(&position);
             self.out.line(format_args!("eval {score} for {} game over {}", position.side, Outcome(black)));
         } else {
-            self.out.line(format_args!("eval {} for {}", self.engine.evaluate(), position.side));
+            // The static evaluation is an estimate no search stands behind (a search may well
+            // disagree): the line says so, after the number a script reads.
+            self.out.line(format_args!("eval {} for {} {STATIC}", self.engine.evaluate(), position.side));
         }
     }
 
     /// `load FILE`: a GGF record or a transcript; the game is replaced only when the whole file reads.
-    fn load(&mut self, file: &str) {
+    /// Whether the game was replaced.
+    fn load(&mut self, file: &str) -> bool {
         let text = match std::fs::read_to_string(file) {
             Ok(text) => text,
-            Err(e) => return self.out.line(format_args!("error load: cannot read {}: {e}", FileName(file))),
+            Err(e) => {
+                self.out.line(format_args!("error load: cannot read {}: {e}", FileName(file)));
+                return false;
+            }
         };
         match read_game(&text) {
-            Ok(game) => self.engine.new_game(game),
-            Err(e) => self.out.line(format_args!("error load: {}: {}", FileName(file), io::escape_controls(&e))),
+            Ok(game) => {
+                self.engine.new_game(game);
+                true
+            }
+            Err(e) => {
+                self.out.line(format_args!("error load: {}: {}", FileName(file), io::escape_controls(&e)));
+                false
+            }
         }
     }
 
@@ -322,25 +494,26 @@ impl<W: Write> Native<W> {
             self.out.line(marked);
         }
         let (black, white) = (position.black().count_ones(), position.white().count_ones());
-        self.out.line(format_args!("black X {black} white O {white} {} to move", position.side));
         let legal = position.board.legal_moves();
+        // Nobody moves in a finished game: the board string keeps a side (setboard needs one),
+        // the counts line does not name it.
         if legal.is_empty() {
-            let score = self.final_score_for_black(&position);
+            self.out.line(format_args!("black X {black} white O {white} game over"));
+        } else {
+            self.out.line(format_args!("black X {black} white O {white} {} to move", position.side));
+        }
+        if legal.is_empty() {
+            let score = final_score_for_black(&position);
             self.out.line(format_args!("game over {}", Outcome(score)));
         } else {
             self.out.line(MoveList("legal", &legal));
         }
         self.out.line(format_args!("board {position}"));
     }
-
-    fn final_score_for_black(&self, position: &Position) -> i32 {
-        let score = position.board.final_score();
-        match position.side {
-            Color::Black => score,
-            Color::White => -score,
-        }
-    }
 }
+
+/// What `eval` says of its number: no search stands behind it.
+const STATIC: &str = "(static evaluation, no search)";
 
 /// The search's view of the loop: polled from inside the search, it drains the input channel.
 /// `stop` and `quit` act at once; `isready` and `ping` are answered at once unless earlier lines
@@ -356,13 +529,13 @@ struct Listener<'a, W: Write> {
     quit: bool,
     /// `analyze time`: stop the searches at this instant.
     deadline: Option<Instant>,
-    /// Print `info` lines (`go`, `play`; not the many searches of `analyze`).
-    report: bool,
+    /// How `info` lines show (hidden for the many searches of `analyze`).
+    progress: Progress,
 }
 
 impl<'a, W: Write> Listener<'a, W> {
-    fn new(inbox: &'a mut Inbox, out: &'a mut Output<W>, infinite: bool) -> Listener<'a, W> {
-        Listener { inbox, out, infinite, stop: false, quit: false, deadline: None, report: true }
+    fn new(inbox: &'a mut Inbox, out: &'a mut Output<W>, infinite: bool, progress: Progress) -> Listener<'a, W> {
+        Listener { inbox, out, infinite, stop: false, quit: false, deadline: None, progress }
     }
 
     fn expired(&self) -> bool {
@@ -409,8 +582,10 @@ impl<W: Write> Observer for Listener<'_, W> {
     }
 
     fn info(&mut self, info: &Info) {
-        if self.report {
-            self.out.line(InfoLine(info));
+        match self.progress {
+            Progress::Hidden => {}
+            Progress::OneLine => self.out.progress(ProgressLine(info)),
+            Progress::EveryLine => self.out.line(InfoLine(info)),
         }
     }
 }
@@ -433,14 +608,14 @@ impl fmt::Display for InfoLine<'_> {
     }
 }
 
-/// `analysis MOVE score S [exact|win|loss] depth D pv MOVE ...`: one move of `analyze`, scored for the side to
-/// move.
-struct AnalysisLine<'a>(&'a MoveScore);
+/// `analysis MOVE score S [exact|win|loss] depth D pv MOVE ...`: one move of `analyze` (or `hint`,
+/// the label), scored for the side to move.
+struct AnalysisLine<'a>(&'static str, &'a MoveScore);
 
 impl fmt::Display for AnalysisLine<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = self.0;
-        write!(f, "analysis {} score {}", s.mv, s.score)?;
+        let s = self.1;
+        write!(f, "{} {} score {}", self.0, s.mv, s.score)?;
         if let Some(word) = proof_word(s.exact, s.outcome) {
             write!(f, " {word}")?;
         }
@@ -519,19 +694,6 @@ impl fmt::Display for MoveList<'_> {
             write!(f, " {}", mv)?;
         }
         Ok(())
-    }
-}
-
-/// A final score from black's side, in words.
-struct Outcome(i32);
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            0 => write!(f, "draw"),
-            s if s > 0 => write!(f, "black wins by {s}"),
-            s => write!(f, "white wins by {}", -s),
-        }
     }
 }
 

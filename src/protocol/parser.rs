@@ -24,6 +24,8 @@ pub const MAX_DEPTH: u32 = 60;
 pub const MAX_HASH_MB: usize = 4096;
 /// Longest time argument, in milliseconds (about 11 days): larger values are typing mistakes.
 pub const MAX_MS: u64 = 1_000_000_000;
+/// How many moves `hint` shows when not told.
+pub const DEFAULT_HINTS: usize = 3;
 /// Longest argument echoed back in an error line, in characters: errors stay one short readable line.
 const MAX_ECHO: usize = 24;
 
@@ -53,7 +55,40 @@ pub enum Command {
     SetBook(BookOption),
     /// `learn [depth N]`: the game into the book, its new positions searched at that level.
     Learn(Option<u32>),
-    Help,
+    /// `help [COMMAND]`: every command, or one in full.
+    Help(Option<&'static str>),
+    /// `mode black|white|both|neither`: the sides ebony plays by itself.
+    Mode(Sides),
+    /// `hint [N]`: the N best moves, scored.
+    Hint(usize),
+    /// `redo [N]`: plays again the last N moves taken back by `undo`.
+    Redo(u32),
+    /// `level N | time MS`: how ebony thinks on its moves (and `play` without limits).
+    Level(Limits),
+    /// `verbose 0|1|2`: how much of a search is shown.
+    Verbose(Verbosity),
+    /// `board`: the position on one line.
+    Board,
+    /// `version`: the engine's name and version.
+    Version,
+}
+
+/// The sides ebony plays by itself (`mode`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Sides {
+    pub black: bool,
+    pub white: bool,
+}
+
+/// How much of a search is shown (`verbose`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Verbosity {
+    /// No `info` lines: the answers alone.
+    Quiet,
+    /// The default: every `info` line in a pipe, one line that updates at a terminal.
+    Normal,
+    /// Every `info` line, at a terminal too.
+    Verbose,
 }
 
 /// `set book ...`.
@@ -96,7 +131,14 @@ impl Command {
             Command::Save(..) => "save",
             Command::SetHash(_) | Command::SetSelectivity(_) | Command::SetBook(_) => "set",
             Command::Learn(_) => "learn",
-            Command::Help => "help",
+            Command::Help(_) => "help",
+            Command::Mode(_) => "mode",
+            Command::Hint(_) => "hint",
+            Command::Redo(_) => "redo",
+            Command::Level(_) => "level",
+            Command::Verbose(_) => "verbose",
+            Command::Board => "board",
+            Command::Version => "version",
         }
     }
 }
@@ -155,16 +197,30 @@ type PResult<'a, T> = IResult<&'a str, T, Fail<'a>>;
 /// One row of the command table: `help` prints it and protocol.md is checked against it.
 pub struct CommandSpec {
     pub name: &'static str,
+    /// Other words for the command (`exit` for `quit`).
+    pub aliases: &'static [&'static str],
     /// The arguments in the notation of protocol.md (`N`, `MS`, `[optional]`, `a | b`).
     pub args: &'static str,
     pub help: &'static str,
+    /// What `help` prints at a terminal: at most [`BRIEF_WIDTH`] characters.
+    pub brief: &'static str,
     /// Answered while a search runs (the others are refused then).
     pub during_search: bool,
     /// Parses what follows the keyword.
     parse: for<'a> fn(&'a str) -> PResult<'a, Command>,
 }
 
+/// The widest `brief`: with the name padded to [`NAME_WIDTH`] and a space, a line of 79 columns.
+pub const BRIEF_WIDTH: usize = 68;
+/// The name column of `help` at a terminal.
+pub const NAME_WIDTH: usize = 10;
+
 impl CommandSpec {
+    /// Whether `word` names this command (its name or an alias, in any case).
+    fn named(&self, word: &str) -> bool {
+        std::iter::once(&self.name).chain(self.aliases).any(|name| word.eq_ignore_ascii_case(name))
+    }
+
     /// `name args`, the usage line of protocol.md's headings.
     pub fn usage(&self) -> String {
         if self.args.is_empty() {
@@ -179,136 +235,237 @@ impl CommandSpec {
 pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "new",
+        aliases: &[],
         args: "",
         help: "start a new game from the start position",
+        brief: "a new game from the start position",
         during_search: false,
         parse: |i| Ok((i, Command::New)),
     },
     CommandSpec {
         name: "setboard",
+        aliases: &[],
         args: "BOARD SIDE | start",
         help: "set up a position (64 squares X O -, then X or O to move); clears the game record",
+        brief: "set up a position: 64 squares X O -, then X or O to move",
         during_search: false,
         parse: setboard,
     },
     CommandSpec {
         name: "move",
+        aliases: &[],
         args: "MOVE [MOVE ...]",
         help: "play moves: squares like f5, pass, or run together like f5d6c3; all or none",
+        brief: "play moves: f5, pass, or f5d6c3 (a line of bare moves does too)",
         during_search: false,
         parse: moves,
     },
     CommandSpec {
         name: "undo",
+        aliases: &[],
         args: "[N]",
         help: "take back the last N moves (default 1); all or none",
+        brief: "take back the last N moves (1 by default)",
         during_search: false,
         parse: undo,
     },
     CommandSpec {
+        name: "redo",
+        aliases: &[],
+        args: "[N]",
+        help: "play again the last N moves taken back by undo (default 1); all or none",
+        brief: "play again the last N moves taken back by undo",
+        during_search: false,
+        parse: redo,
+    },
+    CommandSpec {
         name: "moves",
+        aliases: &[],
         args: "",
         help: "list the moves played since new or setboard",
+        brief: "list the moves played since new or setboard",
         during_search: false,
         parse: |i| Ok((i, Command::Moves)),
     },
     CommandSpec {
         name: "go",
+        aliases: &[],
         args: "depth N | time MS | nodes N | infinite | clock MS [inc MS] [movestogo N]",
         help: "search the current position, print info lines and one bestmove; the position is unchanged",
+        brief: "search the position: info lines, then bestmove; nothing is played",
         during_search: false,
         parse: go,
     },
     CommandSpec {
         name: "play",
+        aliases: &[],
         args: "[depth N | time MS | nodes N | infinite | clock MS [inc MS] [movestogo N]]",
         help: "search as go (with the last go's or play's limits when none are given), then play the bestmove",
+        brief: "search as go, then play the move found (ebony moves now)",
         during_search: false,
         parse: play,
     },
     CommandSpec {
         name: "analyze",
+        aliases: &[],
         args: "depth N | time MS",
         help: "score every legal move, best first: one analysis line each, then analysis end",
+        brief: "score every legal move, best first",
         during_search: false,
         parse: analyze,
     },
     CommandSpec {
+        name: "hint",
+        aliases: &[],
+        args: "[N]",
+        help: "score the legal moves as analyze (at the level's depth, or for its time) and print the N best (default 3), one hint line each",
+        brief: "show the N best moves (3 by default) with their scores",
+        during_search: false,
+        parse: hint,
+    },
+    CommandSpec {
+        name: "mode",
+        aliases: &[],
+        args: "black | white | both | neither",
+        help: "the sides ebony plays by itself: after each command that leaves such a side to move, it searches and plays (neither by default)",
+        brief: "who ebony plays by itself: black, white, both or neither",
+        during_search: false,
+        parse: mode,
+    },
+    CommandSpec {
+        name: "level",
+        aliases: &[],
+        args: "N | time MS",
+        help: "how ebony thinks on the moves it plays (mode, and play without limits): level N as go depth N, or MS milliseconds a move",
+        brief: "how ebony thinks on its moves: level N (depth) or level time MS",
+        during_search: false,
+        parse: level,
+    },
+    CommandSpec {
         name: "stop",
+        aliases: &[],
         args: "",
         help: "end the search now; its bestmove follows",
+        brief: "end the search now; its bestmove follows",
         during_search: true,
         parse: |i| Ok((i, Command::Stop)),
     },
     CommandSpec {
         name: "isready",
+        aliases: &[],
         args: "",
         help: "answer readyok (also while searching)",
+        brief: "answer readyok (also while searching)",
         during_search: true,
         parse: |i| Ok((i, Command::IsReady)),
     },
     CommandSpec {
         name: "ping",
+        aliases: &[],
         args: "N",
         help: "answer pong N (also while searching)",
+        brief: "answer pong N (also while searching)",
         during_search: true,
         parse: ping,
     },
     CommandSpec {
         name: "quit",
+        aliases: &["exit"],
         args: "",
         help: "exit (a search in progress prints its bestmove first)",
+        brief: "leave ebony (also: exit)",
         during_search: true,
         parse: |i| Ok((i, Command::Quit)),
     },
     CommandSpec {
         name: "show",
+        aliases: &[],
         args: "",
         help: "print the board, side to move, disc counts, legal moves and the board string",
+        brief: "print the board, the discs, the legal moves and the board string",
         during_search: false,
         parse: |i| Ok((i, Command::Show)),
     },
     CommandSpec {
+        name: "board",
+        aliases: &[],
+        args: "",
+        help: "print the position on one line: board, then the board string",
+        brief: "print the position on one line (the board string)",
+        during_search: false,
+        parse: |i| Ok((i, Command::Board)),
+    },
+    CommandSpec {
         name: "eval",
+        aliases: &[],
         args: "",
         help: "print the static evaluation in discs for the side to move (named), or the result of a finished game",
+        brief: "the static evaluation, no search (or the result of a finished game)",
         during_search: false,
         parse: |i| Ok((i, Command::Eval)),
     },
     CommandSpec {
         name: "load",
+        aliases: &[],
         args: "FILE",
         help: "load a game from FILE: a GGF record, or a transcript like f5d6c3 from the start position",
+        brief: "load a game: a GGF record or a transcript like f5d6c3",
         during_search: false,
         parse: load,
     },
     CommandSpec {
         name: "save",
+        aliases: &[],
         args: "ggf | transcript [FILE]",
         help: "write the game to FILE, or print it (ggf ... or transcript ...) without FILE",
+        brief: "write the game to FILE as ggf or transcript, or print it",
         during_search: false,
         parse: save,
     },
     CommandSpec {
         name: "set",
+        aliases: &[],
         args: "hash MB | selectivity P|auto | book on|off|randomness N",
         help: "resize the transposition table to MB megabytes (1 to 4096), clearing it; or set how selective the midgame search is (P: 58, 73, 87, 95, 98, 99 or 100 for none; auto: 87 for a depth, 58 for a time or nodes); or use the opening book or not, or pick among its moves within N discs of the best, at most N over the game (0 to 64)",
+        brief: "options: hash MB, selectivity P|auto, book on|off|randomness N",
         during_search: false,
         parse: set,
     },
     CommandSpec {
         name: "learn",
+        aliases: &[],
         args: "[depth N]",
         help: "add the game so far to the opening book (new positions searched at level N, 14 by default) and print learned",
+        brief: "add the game to the opening book",
         during_search: false,
         parse: learn,
     },
     CommandSpec {
-        name: "help",
-        args: "",
-        help: "list the commands",
+        name: "verbose",
+        aliases: &[],
+        args: "0 | 1 | 2",
+        help: "how much of a search is shown: 0 no info lines, 1 every info line (at a terminal one line that updates, and the board after each move; the default), 2 every info line",
+        brief: "0: quiet, 1: the search on one line (default), 2: every info line",
         during_search: false,
-        parse: |i| Ok((i, Command::Help)),
+        parse: verbose,
+    },
+    CommandSpec {
+        name: "version",
+        aliases: &[],
+        args: "",
+        help: "print version, the engine's name and its version number: version ebony 0.1.0",
+        brief: "print the engine's name and version",
+        during_search: false,
+        parse: |i| Ok((i, Command::Version)),
+    },
+    CommandSpec {
+        name: "help",
+        aliases: &["?"],
+        args: "[COMMAND]",
+        help: "list the commands, or print one command's usage and what it does",
+        brief: "list the commands; help COMMAND says more of one",
+        during_search: false,
+        parse: help,
     },
 ];
 
@@ -318,7 +475,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
         return Ok(None);
     };
     for spec in COMMANDS {
-        if let Ok((rest, _)) = keyword(spec.name)(line) {
+        if let Ok((rest, _)) = verify(token, |word: &str| spec.named(word))(line) {
             let mut whole = all_consuming(terminated(cut(spec.parse), blank));
             return match whole(rest) {
                 Ok((_, command)) => Ok(Some(command)),
@@ -331,7 +488,24 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
             };
         }
     }
+    // A line of moves alone (`d3`, `f5d6c3`, `pass`) is a `move`: what a person types at a board.
+    if move_word(line).is_ok() {
+        return match all_consuming(terminated(moves, blank))(line) {
+            Ok((_, command)) => Ok(Some(command)),
+            Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
+                Err(ParseError { command: Some("move"), reason: e.reason() })
+            }
+            Err(nom::Err::Incomplete(_)) => {
+                Err(ParseError { command: Some("move"), reason: "incomplete line".to_string() })
+            }
+        };
+    }
     Err(ParseError { command: None, reason: format!("unknown command {} (try help)", quote(name)) })
+}
+
+/// The table row of a command by its name or an alias.
+pub fn find(word: &str) -> Option<&'static CommandSpec> {
+    COMMANDS.iter().find(|spec| spec.named(word))
 }
 
 /// A word and the text that follows it, quoted for an error line: control characters escaped, long
@@ -453,6 +627,58 @@ fn undo(i: &str) -> PResult<'_, Command> {
         return Ok((i, Command::Undo(1)));
     }
     map(number("the number of moves", 1, 64), Command::Undo)(i)
+}
+
+fn redo(i: &str) -> PResult<'_, Command> {
+    if i.trim().is_empty() {
+        return Ok((i, Command::Redo(1)));
+    }
+    map(number("the number of moves", 1, 64), Command::Redo)(i)
+}
+
+fn hint(i: &str) -> PResult<'_, Command> {
+    if i.trim().is_empty() {
+        return Ok((i, Command::Hint(DEFAULT_HINTS)));
+    }
+    map(number("the number of moves", 1, 64), Command::Hint)(i)
+}
+
+fn mode(i: &str) -> PResult<'_, Command> {
+    let side = |name: &'static str, black: bool, white: bool| value(Sides { black, white }, keyword(name));
+    let sides = alt((
+        side("black", true, false),
+        side("white", false, true),
+        side("both", true, true),
+        side("neither", false, false),
+    ));
+    map(expect("black, white, both or neither", sides), Command::Mode)(i)
+}
+
+fn level(i: &str) -> PResult<'_, Command> {
+    let depth = map(number("level", 1, MAX_DEPTH), Limits::Depth);
+    let time = preceded(keyword("time"), cut(map(milliseconds("milliseconds", 1), Limits::MoveTime)));
+    map(alt((time, depth)), Command::Level)(i)
+}
+
+fn verbose(i: &str) -> PResult<'_, Command> {
+    let (rest, n) = number("the verbosity", 0u8, 2)(i)?;
+    let verbosity = match n {
+        0 => Verbosity::Quiet,
+        1 => Verbosity::Normal,
+        _ => Verbosity::Verbose,
+    };
+    Ok((rest, Command::Verbose(verbosity)))
+}
+
+fn help(i: &str) -> PResult<'_, Command> {
+    if i.trim().is_empty() {
+        return Ok((i, Command::Help(None)));
+    }
+    let (rest, word) = token(i)?;
+    match find(word) {
+        Some(spec) => Ok((rest, Command::Help(Some(spec.name)))),
+        None => Err(nom::Err::Failure(Fail::new(i, format!("unknown command {}", quote(word))))),
+    }
 }
 
 fn ping(i: &str) -> PResult<'_, Command> {
@@ -594,7 +820,7 @@ mod tests {
         assert_eq!(ok("quit"), Command::Quit);
         assert_eq!(ok("show"), Command::Show);
         assert_eq!(ok("eval"), Command::Eval);
-        assert_eq!(ok("help"), Command::Help);
+        assert_eq!(ok("help"), Command::Help(None));
         assert_eq!(ok("moves"), Command::Moves);
         assert_eq!(ok("ping 42"), Command::Ping(42));
         assert_eq!(ok("set hash 16"), Command::SetHash(16));
@@ -836,6 +1062,20 @@ mod tests {
             "learn",
             "help",
         ];
+        let samples: Vec<&str> = samples.into_iter().collect();
+        let mut samples = samples;
+        for (after, extra) in [
+            ("undo", "redo"),
+            ("analyze depth 2", "hint"),
+            ("hint", "mode white"),
+            ("mode white", "level 3"),
+            ("show", "board"),
+            ("learn", "verbose 1"),
+            ("verbose 1", "version"),
+        ] {
+            let at = samples.iter().position(|s| *s == after).unwrap() + 1;
+            samples.insert(at, extra);
+        }
         assert_eq!(samples.len(), COMMANDS.len());
         for (spec, sample) in COMMANDS.iter().zip(samples) {
             assert_eq!(ok(sample).name(), spec.name);
