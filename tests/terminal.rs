@@ -106,6 +106,11 @@ fn a_terminal_shows_the_board_after_each_move_and_a_search_on_one_line() {
     tty.send(b"level 10\nmode white\nf5\n");
     tty.wait_for("bestmove ", 1);
     tty.wait_for(", black to move", 2);
+    // A hint's pv is cut to the width, as is every line.
+    // (FFO #13, 16 empties: solved at level 14, its whole line of 16 moves too long for a line.)
+    tty.send(b"setboard --XXXXX--OOOXX---OOOXXXX-OXOXOXXOXXXOXXX--XOXOXX--OXOOO--OOOOO-- X\nmode neither\n");
+    tty.send(b"level 14\nhint 1\n");
+    tty.wait_for("\nhint ", 1);
     tty.send(b"help\n\x1b[A\n");
     tty.wait_for("help COMMAND says more of one", 1);
     tty.wait_for("error arrow keys", 1);
@@ -127,6 +132,7 @@ fn a_terminal_shows_the_board_after_each_move_and_a_search_on_one_line() {
         assert!(line.chars().count() <= 80, "wider than 80 columns: {line:?}");
     }
     assert!(lines.iter().any(|l| l.starts_with("mode       who ebony plays by itself")), "{out}");
+    assert!(lines.iter().any(|l| l.starts_with("hint ") && l.contains(" exact ") && l.ends_with("...")), "{out}");
     assert!(out.contains("error arrow keys and other escape sequences do nothing here (try help)"), "{out}");
     assert!(!out.contains("\\u{1b}") && !out.contains("unknown command"), "{out}");
 }

@@ -339,7 +339,7 @@ impl<W: Write> Native<W> {
         self.interrupted = false;
         let best = if let Some(choice) = book {
             if self.view.progress() != Progress::Hidden {
-                self.out.line(BookInfo(&choice));
+                self.out.line(self.view.scores_line(BookInfo(&choice)));
             }
             self.out.line(format_args!("bestmove {}", choice.mv));
             choice.mv
@@ -396,7 +396,7 @@ impl<W: Write> Native<W> {
         }
         let quit = listener.quit;
         for scored in last.iter().take(count.unwrap_or(usize::MAX)) {
-            self.out.line(AnalysisLine(label, scored));
+            self.out.line(self.view.scores_line(AnalysisLine(label, scored)));
         }
         if count.is_none() {
             self.out.line("analysis end");

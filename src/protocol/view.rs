@@ -58,6 +58,17 @@ impl View {
         self.terminal
     }
 
+    /// A line of moves and scores (`hint`, `analysis`, `info book`) as this reader sees it: at a
+    /// terminal cut to its width (a long pv would wrap into the board), in a pipe whole.
+    pub fn scores_line(&self, line: impl fmt::Display) -> String {
+        let line = line.to_string();
+        if self.terminal {
+            fit(&line)
+        } else {
+            line
+        }
+    }
+
     /// Whether a line holding an escape sequence is refused without being echoed: at a terminal it
     /// is a key (an arrow) the terminal sent, not a command.
     pub fn refuses_escapes(&self) -> bool {
