@@ -61,6 +61,9 @@ pub struct Engine {
     randomness: u32,
     /// xorshift state for that pick.
     rng: u64,
+    /// Whether the front ends may read and write files for their peer (`load`, `save`, and `learn`
+    /// into a book file); `ebony --no-files` turns it off.
+    files: bool,
 }
 
 impl Engine {
@@ -80,6 +83,7 @@ impl Engine {
             book_on: true,
             randomness: 0,
             rng: seed | 1,
+            files: true,
         }
     }
 
@@ -87,6 +91,20 @@ impl Engine {
     pub fn set_book(&mut self, book: Book, file: Option<std::path::PathBuf>) {
         self.book = book;
         self.book_file = file;
+    }
+
+    /// Allows or refuses the commands that read or write files for the peer.
+    pub fn set_files_allowed(&mut self, on: bool) {
+        self.files = on;
+    }
+
+    /// Whether a command may read or write a file; when not, the reason for its error line.
+    pub fn files_allowed(&self) -> Result<(), &'static str> {
+        if self.files {
+            Ok(())
+        } else {
+            Err("files are turned off (--no-files)")
+        }
     }
 
     /// The file the book came from, where a front end writes what `learn` adds.

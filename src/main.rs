@@ -44,6 +44,12 @@ struct Cli {
     #[arg(long, conflicts_with = "book")]
     no_book: bool,
 
+    /// Refuse every command that reads or writes a file for the other side (load, save to a file,
+    /// learn into the --book file), in every protocol: for an engine behind a server that relays
+    /// other people's commands.
+    #[arg(long)]
+    no_files: bool,
+
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -319,7 +325,7 @@ fn main() -> ExitCode {
             },
             Err(message) => return usage_error(message),
         };
-        return run_protocol(cli.protocol, settings.hash_mb, settings.evaluator, book, cli.book);
+        return run_protocol(cli.protocol, settings.hash_mb, settings.evaluator, book, cli.book, !cli.no_files);
     };
     // Each subcommand takes exactly the options it uses: one given before it that it would ignore is
     // a usage error, as clap makes of one given after it.
@@ -328,6 +334,7 @@ fn main() -> ExitCode {
         ("--protocol", protocol_given),
         ("--book", cli.book.is_some()),
         ("--no-book", cli.no_book),
+        ("--no-files", cli.no_files),
         ("--hash", cli.hash.hash.is_some() && own_hash.is_none()),
         ("--eval", cli.eval.eval.is_some() && own_eval.is_none()),
     ];
@@ -438,6 +445,7 @@ fn run_protocol(
     evaluator: Evaluator,
     book: Book,
     book_file: Option<PathBuf>,
+    files: bool,
 ) -> ExitCode {
     log::info!("protocol {kind:?}, hash {hash_mb} MB, book of {} positions", book.len());
     // A person at a terminal sees a silent program otherwise; stdout stays the protocol's alone.
@@ -446,8 +454,8 @@ fn run_protocol(
         note(terminal_hint(kind));
     }
     let served = match kind {
-        ProtocolKind::Native => ebony::protocol::native::run(hash_mb, evaluator, book, book_file, terminal),
-        ProtocolKind::Nboard => ebony::protocol::nboard::run(hash_mb, evaluator, book, book_file),
+        ProtocolKind::Native => ebony::protocol::native::run(hash_mb, evaluator, book, book_file, terminal, files),
+        ProtocolKind::Nboard => ebony::protocol::nboard::run(hash_mb, evaluator, book, book_file, files),
         ProtocolKind::Gtp => ebony::protocol::gtp::run(hash_mb, evaluator, book),
     };
     match served {

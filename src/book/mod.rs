@@ -374,11 +374,8 @@ impl Book {
     /// Writes a book file whole or not at all: to a temporary file first, then renamed over the old
     /// one, so that an interrupt at any moment leaves the last complete book.
     pub fn write_file(&self, path: &std::path::Path) -> Result<(), String> {
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = std::path::PathBuf::from(tmp);
-        std::fs::write(&tmp, self.to_bytes()).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, path).map_err(|e| format!("cannot rename {} to {}: {e}", tmp.display(), path.display()))
+        crate::formats::replace_file(path, &self.to_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
     /// Marks `board`'s entry as expanded, with `leaf` as its best move left out of the book.

@@ -4,6 +4,26 @@
 pub mod ggf;
 pub mod obf;
 
+use std::path::Path;
+
+/// Writes `bytes` to `path` whole or not at all: into a temporary file in the same directory, then
+/// renamed over `path` (a rename within a file system is atomic), so that a reader, or a crash
+/// midway, never sees half a file. The temporary file is removed when anything fails.
+pub fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let Some(name) = path.file_name() else {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file name"));
+    };
+    let mut temp_name = std::ffi::OsString::from(".");
+    temp_name.push(name);
+    temp_name.push(format!(".{}.tmp", std::process::id()));
+    let temp = path.with_file_name(temp_name);
+    let written = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
+}
+
 /// FNV-1a, 64 bits: the checksum of ebony's binary files (the evaluation's weights, the opening book)
 /// and the fingerprint of the evaluation's feature layout.
 pub(crate) fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {

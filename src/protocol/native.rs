@@ -36,11 +36,13 @@ pub fn run(
     book: Book,
     book_file: Option<std::path::PathBuf>,
     terminal: bool,
+    files: bool,
 ) -> std::io::Result<()> {
-    Native::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator)
+    let mut native = Native::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator)
         .with_book(book, book_file)
-        .with_view(View::new(terminal))
-        .run();
+        .with_view(View::new(terminal));
+    native.engine.set_files_allowed(files);
+    native.run();
     Ok(())
 }
 
@@ -410,6 +412,9 @@ impl<W: Write> Native<W> {
 
     /// `learn`: the game so far into the book, written back to the book's file when it has one.
     fn learn(&mut self, depth: u32) {
+        if let (Some(_), Err(reason)) = (self.engine.book_file(), self.engine.files_allowed()) {
+            return self.out.line(format_args!("error learn: {reason}"));
+        }
         let added = self.engine.learn(depth);
         if let Some(file) = self.engine.book_file() {
             if let Err(e) = self.engine.book().write_file(file) {
@@ -436,6 +441,10 @@ impl<W: Write> Native<W> {
     /// `load FILE`: a GGF record or a transcript; the game is replaced only when the whole file reads.
     /// Whether the game was replaced.
     fn load(&mut self, file: &str) -> bool {
+        if let Err(reason) = self.engine.files_allowed() {
+            self.out.line(format_args!("error load: {reason}"));
+            return false;
+        }
         let text = match std::fs::read_to_string(file) {
             Ok(text) => text,
             Err(e) => {
@@ -457,6 +466,9 @@ impl<W: Write> Native<W> {
 
     /// `save FORMAT [FILE]`: the game written to FILE, or printed.
     fn save(&mut self, format: Format, file: Option<&str>) {
+        if let (Some(_), Err(reason)) = (file, self.engine.files_allowed()) {
+            return self.out.line(format_args!("error save: {reason}"));
+        }
         let game = self.engine.game();
         let (label, text) = match format {
             Format::Ggf => ("ggf", ggf::write(game)),
@@ -468,8 +480,10 @@ impl<W: Write> Native<W> {
         match file {
             None if text.is_empty() => self.out.line(label),
             None => self.out.line(format_args!("{label} {text}")),
+            // Whole or not at all: a reader of FILE never sees half a game.
             Some(file) => {
-                if let Err(e) = std::fs::write(file, format!("{text}\n")) {
+                if let Err(e) = crate::formats::replace_file(std::path::Path::new(file), format!("{text}\n").as_bytes())
+                {
                     self.out.line(format_args!("error save: cannot write {}: {e}", FileName(file)));
                 }
             }

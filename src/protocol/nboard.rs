@@ -200,8 +200,12 @@ pub fn run(
     evaluator: Evaluator,
     book: Book,
     book_file: Option<std::path::PathBuf>,
+    files: bool,
 ) -> std::io::Result<()> {
-    NBoard::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator).with_book(book, book_file).run();
+    let mut nboard =
+        NBoard::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator).with_book(book, book_file);
+    nboard.engine.set_files_allowed(files);
+    nboard.run();
     Ok(())
 }
 
@@ -319,6 +323,10 @@ impl<W: Write> NBoard<W> {
     /// `learn`: the game into the book (its new positions searched at the set depth, at most
     /// [`LEARN_DEPTH`]), written back to the book's file when it has one; then `learned`.
     fn learn(&mut self) {
+        if let (Some(_), Err(reason)) = (self.engine.book_file(), self.engine.files_allowed()) {
+            self.error(format_args!("learn: {reason}"));
+            return self.out.line("learned");
+        }
         let added = self.engine.learn(self.depth.min(LEARN_DEPTH));
         log::info!("learned: {added} positions added, {} in the book", self.engine.book().len());
         if let Some(file) = self.engine.book_file() {
