@@ -220,3 +220,30 @@ fn a_depth_searches_at_87_percent_and_nodes_at_58_until_a_level_is_set() {
         assert!(!seen.is_empty() && seen.iter().all(|p| *p == want), "{want}: {out:?}");
     }
 }
+
+/// `show` lists the legal moves in one fixed order, that of the squares a1, b1, ..., h8 (row by row
+/// from the top), whatever the position: along a game of random moves.
+#[test]
+fn legal_moves_come_in_square_order() {
+    let mut rng = support::Rng(0x2545_f491_4f6c_dd1d);
+    let mut game = Game::default();
+    let mut input = String::new();
+    let mut expected = Vec::new();
+    while !game.is_over() {
+        let legal = game.position().board.legal_moves();
+        let mut sorted = legal.clone();
+        sorted.sort_by_key(|mv| match mv {
+            Move::Play(sq) => (sq.rank(), sq.file()),
+            Move::Pass => (8, 8),
+        });
+        assert_eq!(legal, sorted);
+        expected.push(format!("legal {}", legal.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")));
+        input.push_str("show\n");
+        let mv = legal[rng.below(legal.len())];
+        input.push_str(&format!("move {mv}\n"));
+        game.play(mv).expect("legal");
+    }
+    let out = stdout(&[], &input);
+    let shown: Vec<&String> = out.iter().filter(|l| l.starts_with("legal")).collect();
+    assert_eq!(shown, expected.iter().collect::<Vec<_>>());
+}
