@@ -202,3 +202,19 @@ fn mode_both_plays_to_the_end_and_show_names_nobody_to_move() {
     assert!(lines.iter().any(|l| l.starts_with("game over ")), "{text}");
     assert!(!lines.iter().any(|l| l.starts_with("legal")), "{text}");
 }
+
+/// With `mode both` at a terminal each of ebony's moves is followed by its board, once.
+#[test]
+fn a_terminal_shows_each_move_of_mode_both() {
+    let Some(mut tty) = Tty::start() else { return };
+    tty.wait_for(", black to move", 1);
+    tty.send(b"setboard OOOOXOOXXXXXXOOXXXXOOXXXXXXXOXOXXOXXOOOXXOOXOXXXX-XOOX--XX--O--- X\nlevel 2\nmode both\n");
+    tty.wait_for(", game over: black wins by 14", 1);
+    let out = tty.finish();
+    let lines = screen_lines(&out);
+    let boards: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with("black X ")).collect();
+    // The start, the position set up, then one board after each of the 8 moves.
+    assert_eq!(boards.len(), 10, "{out}");
+    let answers = lines.iter().filter(|l| l.starts_with("bestmove ")).count();
+    assert_eq!(answers, 8, "{out}");
+}

@@ -63,6 +63,9 @@ pub struct Native<W: Write> {
     undone: Vec<Move>,
     /// The last search was ended by `stop` (ebony then plays no further move by itself).
     interrupted: bool,
+    /// The position and moves played when the board was last drawn (a terminal's), so that it is
+    /// drawn once per change.
+    drawn: Option<(Position, usize)>,
 }
 
 impl<W: Write> Native<W> {
@@ -76,6 +79,7 @@ impl<W: Write> Native<W> {
             sides: Sides::default(),
             undone: Vec::new(),
             interrupted: false,
+            drawn: None,
         }
     }
 
@@ -119,14 +123,18 @@ impl<W: Write> Frontend for Native<W> {
         match parser::parse_line(line) {
             Ok(None) => Flow::Continue,
             Ok(Some(command)) => {
-                let before = (*self.engine.position(), self.engine.game().moves().len());
+                let before = self.state();
                 let keeps_redo = matches!(command, Command::Undo(_) | Command::Redo(_));
                 let flow = self.execute(command);
-                let changed = before != (*self.engine.position(), self.engine.game().moves().len());
+                let changed = before != self.state();
                 if changed && !keeps_redo {
                     self.undone.clear();
                 }
-                if changed && flow == Flow::Continue && self.view.board_after_moves() {
+                if changed
+                    && flow == Flow::Continue
+                    && self.view.board_after_moves()
+                    && self.drawn != Some(self.state())
+                {
                     self.board();
                 }
                 flow
@@ -246,7 +254,16 @@ impl<W: Write> Native<W> {
             if self.interrupted || self.engine.game().moves().len() == played {
                 return Flow::Continue;
             }
+            // Each of ebony's moves is followed by its board (with `mode both`, move after move).
+            if self.view.board_after_moves() {
+                self.board();
+            }
         }
+    }
+
+    /// What the board shows: the position and how many moves led to it.
+    fn state(&self) -> (Position, usize) {
+        (*self.engine.position(), self.engine.game().moves().len())
     }
 
     /// `help [COMMAND]`: in a pipe each usage and its text, at a terminal one brief line a command in
@@ -279,6 +296,7 @@ impl<W: Write> Native<W> {
         for line in board_lines(self.engine.position(), last) {
             self.out.line(line);
         }
+        self.drawn = Some(self.state());
     }
 
     fn set_game(&mut self, game: Game) {
