@@ -136,7 +136,7 @@ pub struct Searcher {
 
 /// The selectivity of a depth-limited search unless set otherwise: a level of `go depth N` is N plies
 /// at 87%. At depth 8 it scored 54.2% against ntest depth 8 (73%: 51.2%) in 0.87 of ntest's time a
-/// move, and at depth 12 55.4% against ntest depth 12 in 0.96 of its time (data/README.md).
+/// move, and at depth 12 55.4% against ntest depth 12 in 0.96 of its time (docs/search.md).
 pub const DEPTH_SELECTIVITY: Selectivity = Selectivity::level(87);
 /// The selectivity of a search limited by time or nodes unless set otherwise: at equal time, more
 /// plies beat surer ones (at 50 ms a move, 87% against 73%: -34.9 Elo [-61.2, -8.9], 560 games; 58%

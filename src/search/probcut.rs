@@ -14,7 +14,7 @@ pub struct Selectivity(u8);
 /// The levels: the cut threshold t in standard deviations and the two-sided normal probability it
 /// stands for, in percent.
 /// 58% (t = 0.8), the most selective, is the level of searches limited by time: against 73% at 50 ms
-/// a move it scored +26.7 Elo [+1.5, +52.2] over 600 games (data/README.md).
+/// a move it scored +26.7 Elo [+1.5, +52.2] over 600 games (docs/search.md).
 const LEVELS: [(f64, u32); 6] = [(0.8, 58), (1.1, 73), (1.5, 87), (2.0, 95), (2.4, 98), (2.6, 99)];
 
 impl Selectivity {

@@ -368,7 +368,7 @@ pub fn fit(files: &[String], out: &str) -> Result<(), String> {
     }
     let source = format!(
         "//! Multi-ProbCut's error model, fitted by `ebony-train probcut-fit` on {positions} positions (see
-//! data/README.md): the mean (`BIAS`) and the standard deviation (`SIGMA`), in discs, of a deep
+//! docs/search.md): the mean (`BIAS`) and the standard deviation (`SIGMA`), in discs, of a deep
 //! search's score less its shallow search's, each a linear function of the empties, the depth and the
 //! shallow depth: `c[0] + c[1] * empties + c[2] * depth + c[3] * shallow`; and for the endgame
 //! solver's ProbCut, of the exact score less a shallow search's, `c[0] + c[1] * empties + c[2] *
