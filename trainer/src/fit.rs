@@ -25,6 +25,8 @@ pub struct Settings {
     pub ridge: f64,
     pub smooth: f64,
     pub iterations: usize,
+    /// Replace an existing output file.
+    pub force: bool,
 }
 
 /// A game file and the weight of each of its positions in the fit (`PATH@W` on the command line;
@@ -42,40 +44,79 @@ pub fn weighted_file(arg: &str) -> Result<(String, f64), String> {
 /// One deduplicated position: its feature indices (phase offset included), its mean label, and the
 /// mean of its outcome or exact labels alone (the yardstick of the held-out error, whatever share of
 /// search scores the labels take).
-struct Sample {
+pub(crate) struct Sample {
     features: [u32; FEATURES],
     /// The sample's weight in the sum of squares.
-    weight: f64,
-    label: f64,
-    truth: f64,
+    pub(crate) weight: f64,
+    pub(crate) label: f64,
+    pub(crate) truth: f64,
     empties: u32,
     /// The canonical position, for the held-out comparisons with other evaluations.
-    board: (u64, u64),
+    pub(crate) board: (u64, u64),
 }
 
-/// Positions from game files, deduplicated by symmetry, split into (training, held out).
-fn load(files: &[(String, f64)], search_weight: f64) -> Result<(Vec<Sample>, Vec<Sample>, usize), String> {
-    let mut classes: HashMap<(u64, u64), (f64, f64, f64, u32)> = HashMap::new();
+/// What the fit learns of a labelled position, if anything: its label for the fit (the outcome or
+/// exact value, or with `--search-weight` a mix of the outcome and the search score) and its truth
+/// (the outcome or exact value alone, the yardstick of the held-out error).
+pub fn target(label: Label, search_weight: f64) -> Option<(f64, f64)> {
+    let score = match label {
+        Label::None => return None,
+        Label::Exact(s) | Label::Outcome { outcome: s, search: None } => s as f64,
+        Label::Outcome { outcome, search: Some(search) } => {
+            search_weight * search as f64 + (1.0 - search_weight) * outcome as f64
+        }
+    };
+    Some((score, label.score()? as f64))
+}
+
+/// Whether a class (by its canonical position) is held out: one in ten or so, by a hash of the
+/// position, so that every fit of the same games holds out the same classes.
+pub fn held_out(p: u64, o: u64) -> bool {
+    let hash = (p ^ o.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58;
+    hash.is_multiple_of(10)
+}
+
+/// The sightings of one class, summed in the order they were read.
+#[derive(Clone, Copy, Default)]
+pub struct Class {
+    label: f64,
+    truth: f64,
+    total: f64,
+    count: u32,
+}
+
+impl Class {
+    /// One sighting of the class in a file of weight `weight`.
+    pub fn add(&mut self, weight: f64, score: f64, truth: f64) {
+        self.label += weight * score;
+        self.truth += weight * truth;
+        self.total += weight;
+        self.count += 1;
+    }
+
+    /// (mean label, mean truth, weight in the fit). A class counts once in the fit, with the mean
+    /// weight of its positions. (Counting it once per sighting, which favours the positions near the
+    /// opening, scored 44.4% instead of 48.9% at depth 8 against ntest depth 8 over 500 openings.)
+    pub fn mean(&self) -> (f64, f64, f64) {
+        (self.label / self.total, self.truth / self.total, self.total / self.count as f64)
+    }
+}
+
+pub(crate) type Loaded = (Vec<Sample>, Vec<Sample>, usize);
+
+/// Positions from game files, deduplicated by symmetry, split into (training, held out), and the
+/// number of positions read.
+pub(crate) fn load(files: &[(String, f64)], search_weight: f64) -> Result<Loaded, String> {
+    let mut classes: HashMap<(u64, u64), Class> = HashMap::new();
     let mut positions = 0usize;
     for (path, weight) in files {
         for record in crate::games::Reader::open(path)? {
             let record = record?;
             let labelled = record.positions().map_err(|e| format!("{path}: {e}"))?;
             for l in labelled.iter().filter(|l| !l.board.is_game_over()) {
-                let Some(truth) = l.label.score() else { continue };
-                let score = match l.label {
-                    Label::None => continue,
-                    Label::Exact(s) | Label::Outcome { outcome: s, search: None } => s as f64,
-                    Label::Outcome { outcome, search: Some(search) } => {
-                        search_weight * search as f64 + (1.0 - search_weight) * outcome as f64
-                    }
-                };
+                let Some((score, truth)) = target(l.label, search_weight) else { continue };
                 let key = canonical(l.board.player, l.board.opponent);
-                let entry = classes.entry(key).or_insert((0.0, 0.0, 0.0, 0));
-                entry.0 += weight * score;
-                entry.1 += weight * truth as f64;
-                entry.2 += weight;
-                entry.3 += 1;
+                classes.entry(key).or_default().add(*weight, score, truth);
                 positions += 1;
             }
         }
@@ -85,17 +126,13 @@ fn load(files: &[(String, f64)], search_weight: f64) -> Result<(Vec<Sample>, Vec
     let mut keys: Vec<_> = classes.into_iter().collect();
     keys.sort_unstable_by_key(|&(k, _)| k);
     let (mut train, mut test) = (Vec::new(), Vec::new());
-    for ((p, o), (sum, truth, total, count)) in keys {
+    for ((p, o), class) in keys {
         let empties = (!(p | o)).count_ones();
         let offset = (learned::phase(empties) * size) as u32;
         let features = learned::features(p, o, movegen::moves(p, o)).map(|i| offset + canon[i as usize]);
-        // A class counts once in the fit, with the mean weight of its positions. (Counting it once
-        // per sighting, which favours the positions near the opening, scored 44.4% instead of 48.9%
-        // at depth 8 against ntest depth 8 over 500 openings.)
-        let weight = total / count as f64;
-        let sample = Sample { features, weight, label: sum / total, truth: truth / total, empties, board: (p, o) };
-        let hash = (p ^ o.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58;
-        if hash % 10 == 0 {
+        let (label, truth, weight) = class.mean();
+        let sample = Sample { features, weight, label, truth, empties, board: (p, o) };
+        if held_out(p, o) {
             test.push(sample);
         } else {
             train.push(sample);
@@ -138,26 +175,66 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 /// Mean absolute error in discs of `estimate` against the outcome or exact labels of `samples`, by
 /// phase and over all.
 fn errors(samples: &[Sample], estimate: impl Fn(&Sample) -> f64) -> ([f64; PHASES], f64) {
-    let (mut sum, mut count) = ([0.0; PHASES], [0usize; PHASES]);
+    let mut sum = ErrorSum::default();
     for s in samples {
-        let ph = learned::phase(s.empties);
-        sum[ph] += (estimate(s) - s.truth).abs();
-        count[ph] += 1;
+        sum.add(s.empties, estimate(s), s.truth);
     }
-    let total = sum.iter().sum::<f64>() / samples.len().max(1) as f64;
-    let mut by_phase = [0.0; PHASES];
-    for k in 0..PHASES {
-        by_phase[k] = sum[k] / count[k].max(1) as f64;
-    }
-    (by_phase, total)
+    sum.mean()
 }
 
-fn print_errors(name: &str, (by_phase, total): ([f64; PHASES], f64)) {
+/// Absolute errors summed by phase, in the order they come.
+#[derive(Clone, Copy, Default)]
+pub struct ErrorSum {
+    sum: [f64; PHASES],
+    count: [usize; PHASES],
+}
+
+impl ErrorSum {
+    pub fn add(&mut self, empties: u32, estimate: f64, truth: f64) {
+        let ph = learned::phase(empties);
+        self.sum[ph] += (estimate - truth).abs();
+        self.count[ph] += 1;
+    }
+
+    /// The mean absolute error by phase and over all.
+    pub fn mean(&self) -> ([f64; PHASES], f64) {
+        let total = self.sum.iter().sum::<f64>() / self.count.iter().sum::<usize>().max(1) as f64;
+        (std::array::from_fn(|k| self.sum[k] / self.count[k].max(1) as f64), total)
+    }
+}
+
+pub fn print_errors(name: &str, (by_phase, total): ([f64; PHASES], f64)) {
     let cells: Vec<String> = by_phase.iter().map(|e| format!("{e:5.2}")).collect();
     eprintln!("{name:<14} {total:5.2} | {}", cells.join(" "));
 }
 
+/// Refuses to replace an existing file unless told to: a fit must never silently overwrite the
+/// shipped weights.
+pub fn check_output(out: &str, force: bool) -> Result<(), String> {
+    if !force && std::fs::metadata(out).is_ok() {
+        return Err(format!("{out} exists; choose a new file or add --force to replace it"));
+    }
+    Ok(())
+}
+
+/// Writes a weight file, `check_output` again at the last moment (the fit may have run for hours).
+pub fn write_weights(out: &str, weights: &Weights, force: bool) -> Result<(), String> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    if force {
+        options.create(true).truncate(true);
+    } else {
+        options.create_new(true);
+    }
+    let mut file = options.open(out).map_err(|e| format!("cannot write {out}: {e}"))?;
+    file.write_all(&weights.to_bytes()).map_err(|e| format!("cannot write {out}: {e}"))?;
+    eprintln!("wrote {out}");
+    Ok(())
+}
+
 pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<(), String> {
+    check_output(out, settings.force)?;
     let (train, test, positions) = load(files, settings.search_weight)?;
     let size = learned::phase_size();
     let n = PHASES * size;
@@ -231,9 +308,7 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
             ebony::eval::handmade::evaluate(&ebony::rules::board::Board::new(s.board.0, s.board.1)) as f64
         }),
     );
-    std::fs::write(out, weights.to_bytes()).map_err(|e| format!("cannot write {out}: {e}"))?;
-    eprintln!("wrote {out}");
-    Ok(())
+    write_weights(out, &weights, settings.force)
 }
 
 #[cfg(test)]
@@ -257,7 +332,7 @@ pub(crate) mod tests {
     #[test]
     fn the_same_games_give_the_same_weights_bit_for_bit() {
         let games = [(games_file("games"), 1.0)];
-        let settings = Settings { search_weight: 0.5, ridge: 1.0, smooth: 2.0, iterations: 8 };
+        let settings = Settings { search_weight: 0.5, ridge: 1.0, smooth: 2.0, iterations: 8, force: false };
         let out = |n: u32| std::env::temp_dir().join(format!("ebony-train-fit-{}-{n}.bin", std::process::id()));
         run(&games, &settings, out(1).to_str().unwrap()).unwrap();
         run(&games, &settings, out(2).to_str().unwrap()).unwrap();
@@ -275,7 +350,7 @@ pub(crate) mod tests {
     #[test]
     fn the_fit_reduces_the_error_on_what_it_fits() {
         let games = [(games_file("error"), 1.0)];
-        let settings = Settings { search_weight: 0.0, ridge: 0.1, smooth: 0.0, iterations: 30 };
+        let settings = Settings { search_weight: 0.0, ridge: 0.1, smooth: 0.0, iterations: 30, force: false };
         let (train, _, _) = load(&games, settings.search_weight).unwrap();
         let size = learned::phase_size();
         let n = PHASES * size;
@@ -306,7 +381,7 @@ pub(crate) mod tests {
         let text: String =
             (0..6).map(|i| format!("{}\n", selfplay::play_game(&settings, i, &mut searcher, &mut solver))).collect();
         std::fs::write(&b, format!("# test games\n{text}")).unwrap();
-        let settings = Settings { search_weight: 0.0, ridge: 1.0, smooth: 2.0, iterations: 8 };
+        let settings = Settings { search_weight: 0.0, ridge: 1.0, smooth: 2.0, iterations: 8, force: false };
         let fit = |files: &[(String, f64)], n: u32| {
             let out = std::env::temp_dir().join(format!("ebony-train-fit-{}-w{n}.bin", std::process::id()));
             run(files, &settings, out.to_str().unwrap()).unwrap();

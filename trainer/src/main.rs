@@ -3,7 +3,9 @@
 //! - `gen`: self-play games with exact endgame values (see `selfplay`), sharded and resumable;
 //! - `merge`: several game files into one, each game once, in index order;
 //! - `convert`: a game file from one form to the other (`games`: binary, or text for `.txt`);
-//! - `fit`: the evaluation weights from game files (see `fit`);
+//! - `fit`: the evaluation weights from game files, by conjugate gradients in memory (see `fit`);
+//! - `stream-fit`: the same fit by mini-batch Adam over samples on disk, in bounded memory (see
+//!   `samples` and `stream_fit`);
 //! - `probcut-data`, `probcut-fit`: Multi-ProbCut's statistics (see `probcut`).
 
 mod fit;
@@ -11,7 +13,9 @@ mod games;
 mod probcut;
 mod record;
 mod rng;
+mod samples;
 mod selfplay;
+mod stream_fit;
 
 use ebony::eval::learned::Weights;
 use std::process::ExitCode;
@@ -21,13 +25,19 @@ const USAGE: &str = "usage (a game file is binary, or text when its name ends in
                   [--noise N] [--solve E] [--endgame-noise N] [--eval WEIGHTS] [--opening-margin M]
   ebony-train merge --out FILE FILE...
   ebony-train convert IN OUT
-  ebony-train fit --out WEIGHTS [--search-weight L] [--ridge R] [--smooth S] [--iterations N]
+  ebony-train fit --out WEIGHTS [--force] [--search-weight L] [--ridge R] [--smooth S] [--iterations N]
                   FILE[@WEIGHT]...
+  ebony-train stream-fit --out WEIGHTS [--force] [--method adam|cg] [--search-weight L] [--ridge R]
+                  [--smooth S] [--epochs N] [--batch B] [--rate A] [--decay D] [--seed S] [--work DIR]
+                  [--memory-mb M] [--compare WEIGHTS] FILE[@WEIGHT]...
   ebony-train probcut-data --out FILE --positions N [--seed S] [--shard K/N] [--depth D] [--eval WEIGHTS]
                   [--endgame 1] GAMEFILE...
   ebony-train probcut-fit --out RUST_FILE DATAFILE...";
 
-/// `--name value` options and the other arguments, in order.
+/// Options that take no value.
+const FLAGS: [&str; 1] = ["force"];
+
+/// `--name value` options (`--name` alone for [`FLAGS`]) and the other arguments, in order.
 struct Args {
     options: Vec<(String, String)>,
     rest: Vec<String>,
@@ -38,7 +48,9 @@ impl Args {
         let (mut options, mut rest) = (Vec::new(), Vec::new());
         let mut it = args.iter();
         while let Some(a) = it.next() {
-            if let Some(name) = a.strip_prefix("--") {
+            if let Some(name) = a.strip_prefix("--").filter(|n| FLAGS.contains(n)) {
+                options.push((name.to_string(), String::new()));
+            } else if let Some(name) = a.strip_prefix("--") {
                 let value = it.next().ok_or_else(|| format!("--{name} needs a value"))?;
                 options.push((name.to_string(), value.clone()));
             } else {
@@ -51,6 +63,10 @@ impl Args {
     fn take(&mut self, name: &str) -> Option<String> {
         let i = self.options.iter().position(|(n, _)| n == name)?;
         Some(self.options.remove(i).1)
+    }
+
+    fn flag(&mut self, name: &str) -> bool {
+        self.take(name).is_some()
     }
 
     fn number<T: std::str::FromStr>(&mut self, name: &str, default: T) -> Result<T, String> {
@@ -189,12 +205,48 @@ fn fit(mut args: Args) -> Result<(), String> {
         ridge: args.number("ridge", 2.0)?,
         smooth: args.number("smooth", 4.0)?,
         iterations: args.number("iterations", 150)?,
+        force: args.flag("force"),
     };
     let files = args.finish()?.iter().map(|f| fit::weighted_file(f)).collect::<Result<Vec<_>, _>>()?;
     if files.is_empty() {
         return Err("fit needs at least one game file".to_string());
     }
     fit::run(&files, &settings, &out)
+}
+
+fn stream_fit(mut args: Args) -> Result<(), String> {
+    let out = args.take("out").ok_or("stream-fit needs --out FILE")?;
+    let method = match args.take("method").as_deref() {
+        None | Some("adam") => stream_fit::Method::Adam,
+        Some("cg") => stream_fit::Method::ConjugateGradients,
+        Some(other) => return Err(format!("--method {other}: expected adam or cg")),
+    };
+    let settings = stream_fit::Settings {
+        method,
+        search_weight: args.number("search-weight", 0.0)?,
+        ridge: args.number("ridge", 1.0)?,
+        smooth: args.number("smooth", 64.0)?,
+        epochs: args.number("epochs", 20)?,
+        batch: args.number("batch", 16384)?,
+        rate: args.number("rate", 0.02)?,
+        decay: args.number("decay", 0.8)?,
+        seed: args.number("seed", 1)?,
+        work: args.take("work"),
+        memory: args.number::<u64>("memory-mb", 1024)?.saturating_mul(1 << 20),
+        compare: args.take("compare"),
+        force: args.flag("force"),
+    };
+    let files = args.finish()?.iter().map(|f| fit::weighted_file(f)).collect::<Result<Vec<_>, _>>()?;
+    if files.is_empty() {
+        return Err("stream-fit needs at least one game file".to_string());
+    }
+    if settings.batch == 0 || settings.memory == 0 {
+        return Err("--batch and --memory-mb must be at least 1".to_string());
+    }
+    if !(settings.rate > 0.0 && settings.decay > 0.0 && settings.decay <= 1.0) {
+        return Err("--rate must be positive, --decay in (0, 1]".to_string());
+    }
+    stream_fit::run(&files, &settings, &out)
 }
 
 fn probcut_data(mut args: Args) -> Result<(), String> {
@@ -241,6 +293,7 @@ fn main() -> ExitCode {
         "merge" => merge(args),
         "convert" => convert(args),
         "fit" => fit(args),
+        "stream-fit" => stream_fit(args),
         "probcut-data" => probcut_data(args),
         "probcut-fit" => probcut_fit(args),
         _ => Err(format!("unknown command {command}\n{USAGE}")),

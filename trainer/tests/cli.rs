@@ -38,3 +38,25 @@ fn a_game_file_converts_to_binary_and_back_unchanged() {
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("exists"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_fit_never_overwrites_a_weight_file_without_force() {
+    let dir = std::env::temp_dir().join(format!("ebony-train-cli-force-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (games, weights) = (path("g.txt"), path("w.ebev"));
+    let out = train(&["gen", "--out", &games, "--games", "3", "--depth", "2", "--solve", "8", "--random", "2-6"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let fits: [&[&str]; 2] = [&["fit", "--iterations", "2"], &["stream-fit", "--epochs", "1", "--batch", "16"]];
+    for fit in fits {
+        std::fs::write(&weights, b"shipped").unwrap();
+        let out = train(&[fit, &["--out", &weights, &games]].concat());
+        assert!(!out.status.success(), "{fit:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--force"), "{fit:?}");
+        assert_eq!(std::fs::read(&weights).unwrap(), b"shipped");
+        let out = train(&[fit, &["--force", "--out", &weights, &games]].concat());
+        assert!(out.status.success(), "{fit:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_ne!(std::fs::read(&weights).unwrap(), b"shipped");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,492 @@
+//! `ebony-train stream-fit`: the fit of the learnt evaluation by mini-batch Adam over samples streamed
+//! from disk, in memory bounded whatever the number of positions.
+//!
+//! It minimises `fit`'s objective,
+//!
+//! ```text
+//! sum over classes weight * (label - estimate)^2 + ridge * |w|^2 + smooth * sum over neighbouring phases |w_k - w_k+1|^2
+//! ```
+//!
+//! with one parameter per class of tied indices ([`learned::canonical_indices`]) and phase, as `fit`
+//! ties them. The samples come from [`crate::samples`]: the game files deduplicated by symmetry in
+//! bucket files of bounded size, with `fit`'s classes, labels, weights and held-out split. The fit
+//! reads the fitted samples in blocks, the blocks in an order drawn from `--seed` and epoch and the
+//! samples of a block likewise, and computes each sample's features from its position as it goes
+//! ([`learned::features`]). A mini-batch's gradient is its mean data gradient plus the whole
+//! objective's regularisation gradient divided by the number of samples, so that an epoch's steps
+//! add up to the gradient of the whole objective; every parameter takes an Adam step after each
+//! mini-batch. The learning rate falls by `--decay` an epoch, smoothly from step to step.
+//!
+//! Memory: the memory cap for sorting a bucket (`--memory-mb`, while the samples are made), then
+//! four f32 arrays of the parameters (weights, the two moments, the gradient), and a block of
+//! samples. Nothing grows with the number of positions. Every sum runs in a fixed order on one
+//! thread, so the same files and seed give the same weights bit for bit.
+//!
+//! At the end it prints the mean absolute error in discs, by phase, of the quantised weights on the
+//! held-out samples, beside that of the weights of `--compare` (the built-in ones by default).
+
+use crate::fit::{print_errors, ErrorSum};
+use crate::rng::Rng;
+use crate::samples::{self, Sample, SampleFile};
+use ebony::eval::learned::{self, Weights, FEATURES, PHASES, SCALE};
+use ebony::rules::movegen;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// How the fit minimises the objective.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Mini-batch Adam.
+    Adam,
+    /// `fit`'s preconditioned conjugate gradients, a pass over the samples an iteration.
+    ConjugateGradients,
+}
+
+pub struct Settings {
+    pub method: Method,
+    pub search_weight: f64,
+    pub ridge: f64,
+    pub smooth: f64,
+    /// Passes over the samples (Adam's epochs, or conjugate gradients' iterations).
+    pub epochs: usize,
+    /// Samples a mini-batch.
+    pub batch: usize,
+    /// Adam's step size at the start, in discs.
+    pub rate: f64,
+    /// The factor the step size takes each epoch.
+    pub decay: f64,
+    /// The order of the samples.
+    pub seed: u64,
+    /// Where the samples are kept; a temporary directory (removed at the end) if none.
+    pub work: Option<String>,
+    /// Bytes of memory a bucket may take while it is sorted.
+    pub memory: u64,
+    /// The weights to compare with on the held-out samples (the built-in ones if none).
+    pub compare: Option<String>,
+    pub force: bool,
+}
+
+/// Samples read at once, and the unit of the shuffle.
+const BLOCK: usize = 1 << 16;
+const BETA1: f64 = 0.9;
+const BETA2: f64 = 0.999;
+const EPSILON: f64 = 1e-8;
+
+/// One parameter per class of tied indices and phase, phase by phase.
+struct Model {
+    /// For each index of a phase's table, its class.
+    class_of: Vec<u32>,
+    classes: usize,
+    w: Vec<f32>,
+}
+
+impl Model {
+    fn new() -> Model {
+        let canon = learned::canonical_indices();
+        let mut class_of = vec![0u32; canon.len()];
+        let mut classes = 0;
+        for i in 0..canon.len() {
+            // The smallest index of a class comes first, so its class is numbered by then.
+            class_of[i] = if canon[i] as usize == i {
+                classes += 1;
+                classes as u32 - 1
+            } else {
+                class_of[canon[i] as usize]
+            };
+        }
+        Model { class_of, classes, w: vec![0.0; PHASES * classes] }
+    }
+
+    /// The parameters a sample reads (one per feature; a parameter may come twice).
+    fn parameters(&self, s: &Sample) -> [u32; FEATURES] {
+        let (p, o) = s.board;
+        let base = (learned::phase(s.empties()) * self.classes) as u32;
+        learned::features(p, o, movegen::moves(p, o)).map(|i| base + self.class_of[i as usize])
+    }
+
+    fn estimate(&self, parameters: &[u32; FEATURES]) -> f64 {
+        parameters.iter().map(|&j| self.w[j as usize] as f64).sum()
+    }
+
+    /// `w` (one value a parameter) quantised, every index of a class with the class's weight.
+    fn weights(&self, w: impl Fn(usize) -> f64) -> Result<Weights, String> {
+        let w = &w;
+        let values = (0..PHASES)
+            .flat_map(|k| {
+                self.class_of.iter().map(move |&c| {
+                    let x = w(k * self.classes + c as usize);
+                    (x * SCALE as f64).round().clamp(i16::MIN as f64, i16::MAX as f64) as i16
+                })
+            })
+            .collect();
+        Weights::from_values(values).map_err(|e| e.to_string())
+    }
+}
+
+/// Adam's state and the gradient of the mini-batch being summed.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    gradient: Vec<f32>,
+    steps: u64,
+}
+
+impl Adam {
+    /// One step with the gradient summed over `count` samples of `total`, at step size `rate`.
+    fn step(&mut self, model: &mut Model, settings: &Settings, count: usize, total: u64, rate: f64) {
+        let (w, g, size) = (&mut model.w, &mut self.gradient, model.classes);
+        let reg = 2.0 / total as f64;
+        if settings.smooth > 0.0 {
+            // In units of the summed gradient, which the Adam pass below divides by `count`.
+            let s = (reg * settings.smooth * count as f64) as f32;
+            for k in 0..PHASES - 1 {
+                for j in k * size..(k + 1) * size {
+                    let d = s * (w[j] - w[j + size]);
+                    g[j] += d;
+                    g[j + size] -= d;
+                }
+            }
+        }
+        self.steps += 1;
+        let t = self.steps as i32;
+        let (mean, ridge) = ((1.0 / count as f64) as f32, (reg * settings.ridge) as f32);
+        let (b1, b2, epsilon) = (BETA1 as f32, BETA2 as f32, EPSILON as f32);
+        let step = (rate / (1.0 - BETA1.powi(t))) as f32;
+        let c2 = (1.0 / (1.0 - BETA2.powi(t))) as f32;
+        for (((w, g), m), v) in w.iter_mut().zip(g.iter_mut()).zip(&mut self.m).zip(&mut self.v) {
+            let gradient = *g * mean + ridge * *w;
+            *m = b1 * *m + (1.0 - b1) * gradient;
+            *v = b2 * *v + (1.0 - b2) * gradient * gradient;
+            *w -= step * *m / ((*v * c2).sqrt() + epsilon);
+            *g = 0.0;
+        }
+    }
+}
+
+/// A permutation of `0..n` drawn from `rng` (Fisher-Yates).
+fn shuffled(n: usize, rng: &mut Rng) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    for i in (1..n).rev() {
+        order.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    order
+}
+
+/// The mean absolute error by phase of `estimate` on every sample of `file`.
+fn errors(file: &mut SampleFile, estimate: impl Fn(&Sample) -> f64) -> Result<([f64; PHASES], f64), String> {
+    let mut sum = ErrorSum::default();
+    file.for_each(|s| sum.add(s.empties(), estimate(s), s.truth))?;
+    Ok(sum.mean())
+}
+
+/// Mini-batch Adam, `settings.epochs` passes over the fitted samples.
+fn adam(
+    mut model: Model,
+    train: &mut SampleFile,
+    held: &mut SampleFile,
+    settings: &Settings,
+) -> Result<Weights, String> {
+    let n = PHASES * model.classes;
+    model.w = vec![0.0; n];
+    let mut adam = Adam { m: vec![0.0; n], v: vec![0.0; n], gradient: vec![0.0; n], steps: 0 };
+    let steps_per_epoch = train.len.div_ceil(settings.batch as u64) as f64;
+    let blocks = train.len.div_ceil(BLOCK as u64) as usize;
+    let mut block = Vec::with_capacity(BLOCK);
+    let started = Instant::now();
+    for epoch in 0..settings.epochs {
+        // The order of an epoch: its own random numbers, drawn from the seed and the epoch alone.
+        let mut rng = Rng::for_game(settings.seed, epoch as u64);
+        let mut fitted = ErrorSum::default();
+        let mut count = 0;
+        for b in shuffled(blocks, &mut rng) {
+            train.read(b as u64 * BLOCK as u64, BLOCK, &mut block)?;
+            for i in shuffled(block.len(), &mut rng) {
+                let s = &block[i as usize];
+                let parameters = model.parameters(s);
+                let estimate = model.estimate(&parameters);
+                fitted.add(s.empties(), estimate, s.truth);
+                let d = (2.0 * s.weight * (estimate - s.label)) as f32;
+                for &j in &parameters {
+                    adam.gradient[j as usize] += d;
+                }
+                count += 1;
+                if count == settings.batch {
+                    let rate = settings.rate * settings.decay.powf(adam.steps as f64 / steps_per_epoch);
+                    adam.step(&mut model, settings, count, train.len, rate);
+                    count = 0;
+                }
+            }
+        }
+        if count > 0 {
+            let rate = settings.rate * settings.decay.powf(adam.steps as f64 / steps_per_epoch);
+            adam.step(&mut model, settings, count, train.len, rate);
+        }
+        let (_, test_error) = errors(held, |s| model.estimate(&model.parameters(s)))?;
+        eprintln!(
+            "epoch {}: mean error {:.3} discs fitted (during the epoch), {test_error:.3} held out; {:.0} s",
+            epoch + 1,
+            fitted.mean().1,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    model.weights(|j| model.w[j] as f64)
+}
+
+/// `fit`'s conjugate gradients on the normal equations, preconditioned by their diagonal, with one
+/// pass over the fitted samples an iteration instead of their features in memory.
+fn conjugate_gradients(
+    model: Model,
+    train: &mut SampleFile,
+    held: &mut SampleFile,
+    settings: &Settings,
+) -> Result<Weights, String> {
+    let (size, n) = (model.classes, PHASES * model.classes);
+    // `out = A v` for A = XᵀX + ridge I + smooth L.
+    let apply = |train: &mut SampleFile, v: &[f64], out: &mut [f64]| -> Result<(), String> {
+        for (o, x) in out.iter_mut().zip(v) {
+            *o = settings.ridge * x;
+        }
+        train.for_each(|s| {
+            let parameters = model.parameters(s);
+            let sum = s.weight * parameters.iter().map(|&j| v[j as usize]).sum::<f64>();
+            for &j in &parameters {
+                out[j as usize] += sum;
+            }
+        })?;
+        for k in 0..PHASES - 1 {
+            for j in k * size..(k + 1) * size {
+                let d = settings.smooth * (v[j] - v[j + size]);
+                out[j] += d;
+                out[j + size] -= d;
+            }
+        }
+        Ok(())
+    };
+    let (mut b, mut diagonal) = (vec![0.0; n], vec![settings.ridge; n]);
+    train.for_each(|s| {
+        for &j in &model.parameters(s) {
+            b[j as usize] += s.weight * s.label;
+            diagonal[j as usize] += s.weight;
+        }
+    })?;
+    for k in 0..PHASES {
+        let neighbours = if k == 0 || k == PHASES - 1 { 1.0 } else { 2.0 };
+        for d in &mut diagonal[k * size..(k + 1) * size] {
+            *d += settings.smooth * neighbours;
+        }
+    }
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    let mut w = vec![0.0; n];
+    let mut r = b;
+    let mut z: Vec<f64> = r.iter().zip(&diagonal).map(|(r, d)| r / d).collect();
+    let mut p = z.clone();
+    let mut ap = vec![0.0; n];
+    let mut rz = dot(&r, &z);
+    let started = Instant::now();
+    for iteration in 1..=settings.epochs {
+        apply(train, &p, &mut ap)?;
+        let alpha = rz / dot(&p, &ap);
+        for i in 0..n {
+            w[i] += alpha * p[i];
+            r[i] -= alpha * ap[i];
+            z[i] = r[i] / diagonal[i];
+        }
+        let rz_next = dot(&r, &z);
+        let beta = rz_next / rz;
+        rz = rz_next;
+        for i in 0..n {
+            p[i] = z[i] + beta * p[i];
+        }
+        if iteration % 10 == 0 || iteration == settings.epochs {
+            let estimate = |s: &Sample| model.parameters(s).iter().map(|&j| w[j as usize]).sum::<f64>();
+            let (_, test_error) = errors(held, estimate)?;
+            eprintln!(
+                "iteration {iteration}: {test_error:.3} discs held out; {:.0} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    model.weights(|j| w[j])
+}
+
+/// Removes a temporary work directory when the run ends, however it ends.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<(), String> {
+    crate::fit::check_output(out, settings.force)?;
+    let compare = match &settings.compare {
+        None => ("built-in".to_string(), None),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            (path.clone(), Some(Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?))
+        }
+    };
+    let (dir, _temporary) = match &settings.work {
+        Some(dir) => (PathBuf::from(dir), None),
+        None => {
+            let dir = std::env::temp_dir().join(format!("ebony-train-samples-{}", std::process::id()));
+            (dir.clone(), Some(TempDir(dir)))
+        }
+    };
+    let mut data = samples::prepare(files, settings.search_weight, &dir, settings.memory)?;
+    let (train, held) = (&mut data.train, &mut data.held);
+    let model = Model::new();
+    let n = PHASES * model.classes;
+    eprintln!(
+        "{} positions ({} buckets), {} classes under symmetry: {} to fit, {} held out; {n} parameters",
+        data.positions,
+        data.buckets,
+        train.len + held.len,
+        train.len,
+        held.len,
+    );
+    if train.len == 0 {
+        return Err("no labelled positions to fit".to_string());
+    }
+    let weights = match settings.method {
+        Method::Adam => adam(model, train, held, settings)?,
+        Method::ConjugateGradients => conjugate_gradients(model, train, held, settings)?,
+    };
+    let score = |w: &Weights, s: &Sample| {
+        let (p, o) = s.board;
+        w.score(p, o, movegen::moves(p, o)) as f64 / SCALE as f64
+    };
+    let reference = compare.1.as_ref().unwrap_or_else(|| learned::builtin());
+    eprintln!("mean absolute error in discs, all phases | by phase (empties 0-3, 4-7, ...):");
+    print_errors("learnt, fitted", errors(train, |s| score(&weights, s))?);
+    eprintln!("held out:");
+    print_errors("learnt", errors(held, |s| score(&weights, s))?);
+    print_errors(&compare.0, errors(held, |s| score(reference, s))?);
+    crate::fit::write_weights(out, &weights, settings.force)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fit::tests::games_file;
+
+    fn settings(name: &str) -> Settings {
+        let work = std::env::temp_dir().join(format!("ebony-train-stream-{}-{name}", std::process::id()));
+        Settings {
+            method: Method::Adam,
+            search_weight: 0.0,
+            ridge: 1.0,
+            smooth: 4.0,
+            epochs: 4,
+            batch: 32,
+            rate: 0.05,
+            decay: 0.9,
+            seed: 1,
+            work: Some(work.to_string_lossy().into_owned()),
+            memory: 1 << 30,
+            compare: None,
+            force: false,
+        }
+    }
+
+    /// The weight file a fit writes, read back (and removed).
+    fn fit(files: &[(String, f64)], settings: &Settings) -> Vec<u8> {
+        let out = PathBuf::from(settings.work.as_ref().unwrap()).with_extension("ebev");
+        run(files, settings, out.to_str().unwrap()).unwrap();
+        let bytes = std::fs::read(&out).unwrap();
+        std::fs::remove_file(out).unwrap();
+        bytes
+    }
+
+    fn clean(settings: &Settings) {
+        std::fs::remove_dir_all(settings.work.as_ref().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn the_same_games_and_seed_give_the_same_weights_bit_for_bit() {
+        let games = [(games_file("stream-same"), 1.0)];
+        let (a, b) = (settings("same-a"), settings("same-b"));
+        let first = fit(&games, &a);
+        assert_eq!(first, fit(&games, &b));
+        // Again from the samples the first run left.
+        assert_eq!(first, fit(&games, &a));
+        assert_ne!(first, fit(&games, &Settings { seed: 2, ..settings("same-c") }), "the seed orders the samples");
+        let weights = Weights::from_bytes(&first).unwrap();
+        assert!(weights.values().iter().any(|&v| v != 0), "the fit learnt something");
+        for s in [a, b, settings("same-c")] {
+            clean(&s);
+        }
+        std::fs::remove_file(&games[0].0).unwrap();
+    }
+
+    #[test]
+    fn a_tiny_memory_cap_gives_the_same_weights_as_a_large_one() {
+        let games = [(games_file("stream-cap"), 1.0)];
+        let bytes = std::fs::metadata(&games[0].0).unwrap().len();
+        let large = settings("cap-large");
+        let tiny = Settings { memory: bytes * samples::MEMORY_PER_POSITION / 25, ..settings("cap-tiny") };
+        assert_eq!(fit(&games, &large), fit(&games, &tiny));
+        let manifest = std::fs::read_to_string(PathBuf::from(tiny.work.as_ref().unwrap()).join("manifest.txt"));
+        let buckets: u64 = manifest.unwrap().split_whitespace().last().unwrap().parse().unwrap();
+        assert!(buckets >= 25, "{buckets} buckets");
+        clean(&large);
+        clean(&tiny);
+        std::fs::remove_file(&games[0].0).unwrap();
+    }
+
+    #[test]
+    fn the_fit_reduces_the_error_on_what_it_fits() {
+        let games = [(games_file("stream-error"), 1.0)];
+        let settings = Settings { ridge: 0.1, smooth: 0.0, epochs: 30, batch: 16, rate: 0.1, ..settings("error") };
+        let weights = Weights::from_bytes(&fit(&games, &settings)).unwrap();
+        let mut data = samples::prepare(&games, 0.0, &PathBuf::from(settings.work.as_ref().unwrap()), 1 << 30).unwrap();
+        let zero = errors(&mut data.train, |_| 0.0).unwrap().1;
+        let fitted = errors(&mut data.train, |s| {
+            let (p, o) = s.board;
+            weights.score(p, o, movegen::moves(p, o)) as f64 / SCALE as f64
+        })
+        .unwrap()
+        .1;
+        assert!(fitted < zero / 3.0, "fitted {fitted:.2} vs all-zero {zero:.2}");
+        clean(&settings);
+        std::fs::remove_file(&games[0].0).unwrap();
+    }
+
+    #[test]
+    fn streamed_conjugate_gradients_give_the_weights_of_the_fit_in_memory() {
+        let games = [(games_file("stream-cg"), 1.0), (games_file("stream-cg2"), 2.0)];
+        let ours = Settings { method: Method::ConjugateGradients, epochs: 12, search_weight: 0.5, ..settings("cg") };
+        let ours = Weights::from_bytes(&fit(&games, &ours)).unwrap();
+        let fit_settings =
+            crate::fit::Settings { search_weight: 0.5, ridge: 1.0, smooth: 4.0, iterations: 12, force: false };
+        let out = std::env::temp_dir().join(format!("ebony-train-stream-{}-cg-fit.ebev", std::process::id()));
+        crate::fit::run(&games, &fit_settings, out.to_str().unwrap()).unwrap();
+        let theirs = Weights::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+        // The same sums in another order: equal but for a rounding at the quantisation now and then.
+        let differ = ours.values().iter().zip(theirs.values()).filter(|(a, b)| a != b).count();
+        assert!(ours.values().iter().zip(theirs.values()).all(|(a, b)| (a - b).abs() <= 1));
+        assert!(differ * 1000 < ours.values().iter().filter(|&&v| v != 0).count(), "{differ} differ");
+        std::fs::remove_file(out).unwrap();
+        clean(&settings("cg"));
+        for (games, _) in games {
+            std::fs::remove_file(games).unwrap();
+        }
+    }
+
+    #[test]
+    fn an_existing_output_is_refused_without_force() {
+        let games = [(games_file("stream-force"), 1.0)];
+        let s = Settings { epochs: 1, ..settings("force") };
+        let out = PathBuf::from(s.work.as_ref().unwrap()).with_extension("ebev");
+        std::fs::write(&out, b"shipped").unwrap();
+        let refused = run(&games, &s, out.to_str().unwrap()).unwrap_err();
+        assert!(refused.contains("--force"), "{refused}");
+        assert_eq!(std::fs::read(&out).unwrap(), b"shipped");
+        run(&games, &Settings { force: true, ..s }, out.to_str().unwrap()).unwrap();
+        assert!(Weights::from_bytes(&std::fs::read(&out).unwrap()).is_ok());
+        std::fs::remove_file(out).unwrap();
+        clean(&settings("force"));
+        std::fs::remove_file(&games[0].0).unwrap();
+    }
+}
