@@ -205,7 +205,7 @@ impl ErrorSum {
 
 pub fn print_errors(name: &str, (by_phase, total): ([f64; PHASES], f64)) {
     let cells: Vec<String> = by_phase.iter().map(|e| format!("{e:5.2}")).collect();
-    eprintln!("{name:<14} {total:5.2} | {}", cells.join(" "));
+    eprintln!("{name:<14} {total:6.3} | {}", cells.join(" "));
 }
 
 /// Refuses to replace an existing file unless told to: a fit must never silently overwrite the

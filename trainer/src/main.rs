@@ -28,8 +28,8 @@ const USAGE: &str = "usage (a game file is binary, or text when its name ends in
   ebony-train fit --out WEIGHTS [--force] [--search-weight L] [--ridge R] [--smooth S] [--iterations N]
                   FILE[@WEIGHT]...
   ebony-train stream-fit --out WEIGHTS [--force] [--method adam|cg] [--search-weight L] [--ridge R]
-                  [--smooth S] [--epochs N] [--batch B] [--rate A] [--decay D] [--seed S] [--work DIR]
-                  [--memory-mb M] [--compare WEIGHTS] FILE[@WEIGHT]...
+                  [--smooth S] [--epochs N] [--batch B] [--rate A] [--decay D] [--average E] [--seed S]
+                  [--work DIR] [--memory-mb M] [--compare WEIGHTS]... FILE[@WEIGHT]...
   ebony-train probcut-data --out FILE --positions N [--seed S] [--shard K/N] [--depth D] [--eval WEIGHTS]
                   [--endgame 1] GAMEFILE...
   ebony-train probcut-fit --out RUST_FILE DATAFILE...";
@@ -226,14 +226,15 @@ fn stream_fit(mut args: Args) -> Result<(), String> {
         search_weight: args.number("search-weight", 0.0)?,
         ridge: args.number("ridge", 1.0)?,
         smooth: args.number("smooth", 64.0)?,
-        epochs: args.number("epochs", 20)?,
-        batch: args.number("batch", 16384)?,
-        rate: args.number("rate", 0.02)?,
-        decay: args.number("decay", 0.8)?,
+        epochs: args.number("epochs", 16)?,
+        batch: args.number("batch", 8192)?,
+        rate: args.number("rate", 0.3)?,
+        decay: args.number("decay", 0.75)?,
+        average: args.number("average", 3)?,
         seed: args.number("seed", 1)?,
         work: args.take("work"),
         memory: args.number::<u64>("memory-mb", 1024)?.saturating_mul(1 << 20),
-        compare: args.take("compare"),
+        compare: std::iter::from_fn(|| args.take("compare")).collect(),
         force: args.flag("force"),
     };
     let files = args.finish()?.iter().map(|f| fit::weighted_file(f)).collect::<Result<Vec<_>, _>>()?;

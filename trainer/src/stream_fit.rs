@@ -1,29 +1,67 @@
-//! `ebony-train stream-fit`: the fit of the learnt evaluation by mini-batch Adam over samples streamed
-//! from disk, in memory bounded whatever the number of positions.
+//! `ebony-train stream-fit`: the fit of the learnt evaluation over samples streamed from disk, by
+//! mini-batch Adam (or `fit`'s conjugate gradients, `--method cg`), in memory that does not grow with
+//! the number of positions.
 //!
-//! It minimises `fit`'s objective,
+//! `fit` keeps every class of positions with its feature indices in memory: 3.6 GB for the 13.1 M
+//! positions of `data/games/*.ebgm`, and linear in the data. `stream-fit` minimises the same
+//! objective,
 //!
 //! ```text
 //! sum over classes weight * (label - estimate)^2 + ridge * |w|^2 + smooth * sum over neighbouring phases |w_k - w_k+1|^2
 //! ```
 //!
 //! with one parameter per class of tied indices ([`learned::canonical_indices`]) and phase, as `fit`
-//! ties them. The samples come from [`crate::samples`]: the game files deduplicated by symmetry in
-//! bucket files of bounded size, with `fit`'s classes, labels, weights and held-out split. The fit
-//! reads the fitted samples in blocks, the blocks in an order drawn from `--seed` and epoch and the
-//! samples of a block likewise, and computes each sample's features from its position as it goes
-//! ([`learned::features`]). A mini-batch's gradient is its mean data gradient plus the whole
-//! objective's regularisation gradient divided by the number of samples, so that an epoch's steps
-//! add up to the gradient of the whole objective; every parameter takes an Adam step after each
-//! mini-batch. The learning rate falls by `--decay` an epoch, smoothly from step to step.
+//! ties them, on the same classes, labels, weights and held-out split:
 //!
-//! Memory: the memory cap for sorting a bucket (`--memory-mb`, while the samples are made), then
-//! four f32 arrays of the parameters (weights, the two moments, the gradient), and a block of
-//! samples. Nothing grows with the number of positions. Every sum runs in a fixed order on one
-//! thread, so the same files and seed give the same weights bit for bit.
+//! 1. The samples ([`crate::samples`]): the game files are streamed into bucket files by a hash of
+//!    each position's canonical image; each bucket, sorted, gives its classes, merged as `fit` merges
+//!    them, in two files of fixed-size samples (fitted, held out) in the work directory (`--work DIR`,
+//!    kept and reused by a later run on the same inputs; a temporary directory by default). The
+//!    number of buckets follows from the files' sizes so that sorting one takes at most
+//!    `--memory-mb` (1024 by default).
+//! 2. The fit reads the fitted samples a block of 65,536 at a time, the blocks in an order drawn from
+//!    `--seed` and the epoch and the samples of a block likewise, and computes each sample's features
+//!    from its position as it goes ([`learned::features`]). A mini-batch's gradient is its mean data
+//!    gradient plus the objective's regularisation gradient divided by the number of samples, so an
+//!    epoch's steps add up to the whole objective's; every parameter takes an Adam step after each
+//!    mini-batch (`--batch`). The step size starts at `--rate` discs and falls by `--decay` an epoch,
+//!    smoothly from step to step; the result is the mean of the weights after each step of the last
+//!    `--average` epochs (Polyak-Ruppert averaging, which takes out the last steps' noise).
+//! 3. The weights are quantised as `fit` quantises them and written to `--out`, which must not exist
+//!    unless `--force`. The mean absolute error in discs, by phase, is printed for them on the
+//!    fitted and the held-out samples, and on the held-out samples for the built-in weights and any
+//!    `--compare FILE`.
 //!
-//! At the end it prints the mean absolute error in discs, by phase, of the quantised weights on the
-//! held-out samples, beside that of the weights of `--compare` (the built-in ones by default).
+//! Memory: the bucket being sorted (at most `--memory-mb`) while the samples are made, then five f32
+//! arrays of the parameters (weights, Adam's two moments, the gradient, the mean of the weights; 53
+//! MB for the current features' 2.65 M parameters) and a block of samples; `--method cg` keeps six
+//! f64 arrays instead (127 MB). Disk: 24 bytes a position while the buckets exist, then 40 bytes a
+//! class. Every sum runs in a fixed order on one thread, so the same files
+//! and seed give the same weights bit for bit, whatever the number of buckets.
+//!
+//! Measured on the 11 game files of `data/games` (13,053,249 positions, 10,760,960 classes, 1,176,730
+//! held out; the files of iterations 6 and 7 at weight 2), ridge 1 and smoothing 64, on two cores
+//! shared with other jobs (so user CPU time is the comparable figure; `/usr/bin/time -v`):
+//!
+//! | fit | held out | user CPU | wall | peak memory |
+//! | --- | --- | --- | --- | --- |
+//! | `fit --iterations 100` (in memory) | 5.719 | 373 s | 13.6 min | 3,564 MB |
+//! | `stream-fit` (defaults: 16 epochs, batch 8192, rate 0.3, decay 0.75, average 3) | 5.719 | 197 s | 5.9 min | 73 MB (samples made before) |
+//! | `stream-fit --epochs 12 --decay 0.7 --average 2` | 5.720 | 130 s | 3.1 min | 86 MB (making them, `--memory-mb 64`) |
+//! | `stream-fit --method cg --epochs 100` | 5.719 | 600 s | 14.5 min | 152 MB (samples made before) |
+//! | the built-in weights (fitted without iteration 7's games) | 5.758 | | | |
+//!
+//! By phase the three fits agree within 0.01 disc, but at 56-60 empties, where 8 positions are held
+//! out. Adam's error before averaging, epoch by epoch (the 12-epoch run): 6.72, 6.38, 6.18, 6.02,
+//! 5.92, 5.85, 5.80, 5.77, 5.75, 5.74, 5.73, 5.724, then 5.719 averaged; the conjugate gradients in
+//! memory 5.759 after 25 iterations, 5.726 after 50.
+//!
+//! Peak memory against the data, with `--memory-mb 64`: 65 MB for `data/games/iter2.ebgm` alone
+//! (872,622 positions, 2 buckets) and 86 MB for all 11 files (13.1 M, 18 buckets); with the default
+//! cap, 310 MB for all 11 (2 buckets of 6.5 M positions, sorted at 48 bytes each). Making the samples
+//! of the 11 files takes 6.5 s and 430 MB of disk. The defaults were tuned on all 11 files; a small
+//! data set takes fewer steps an epoch and wants smaller batches: on iter2 alone the defaults give
+//! 6.446 held out, `--batch 4096 --decay 0.7 --epochs 12 --average 2` 6.443, `fit` 6.434.
 
 use crate::fit::{print_errors, ErrorSum};
 use crate::rng::Rng;
@@ -55,14 +93,17 @@ pub struct Settings {
     pub rate: f64,
     /// The factor the step size takes each epoch.
     pub decay: f64,
+    /// The epochs at the end whose steps' weights are averaged into the result (0: the last
+    /// step's weights).
+    pub average: usize,
     /// The order of the samples.
     pub seed: u64,
     /// Where the samples are kept; a temporary directory (removed at the end) if none.
     pub work: Option<String>,
     /// Bytes of memory a bucket may take while it is sorted.
     pub memory: u64,
-    /// The weights to compare with on the held-out samples (the built-in ones if none).
-    pub compare: Option<String>,
+    /// Weights to compare with on the held-out samples, besides the built-in ones.
+    pub compare: Vec<String>,
     pub force: bool,
 }
 
@@ -192,6 +233,20 @@ fn adam(
     let steps_per_epoch = train.len.div_ceil(settings.batch as u64) as f64;
     let blocks = train.len.div_ceil(BLOCK as u64) as usize;
     let mut block = Vec::with_capacity(BLOCK);
+    // The mean of the weights after each step of the last `settings.average` epochs (Polyak-Ruppert
+    // averaging: the steps' noise averages out).
+    let average_from = settings.epochs.saturating_sub(settings.average);
+    let mut mean: Vec<f32> = if settings.average > 0 { vec![0.0; n] } else { Vec::new() };
+    let mut averaged = 0u32;
+    let mut average = |w: &[f32], epoch: usize| {
+        if epoch >= average_from && !mean.is_empty() {
+            averaged += 1;
+            let f = 1.0 / averaged as f32;
+            for (a, &w) in mean.iter_mut().zip(w) {
+                *a += (w - *a) * f;
+            }
+        }
+    };
     let started = Instant::now();
     for epoch in 0..settings.epochs {
         // The order of an epoch: its own random numbers, drawn from the seed and the epoch alone.
@@ -213,6 +268,7 @@ fn adam(
                 if count == settings.batch {
                     let rate = settings.rate * settings.decay.powf(adam.steps as f64 / steps_per_epoch);
                     adam.step(&mut model, settings, count, train.len, rate);
+                    average(&model.w, epoch);
                     count = 0;
                 }
             }
@@ -220,6 +276,7 @@ fn adam(
         if count > 0 {
             let rate = settings.rate * settings.decay.powf(adam.steps as f64 / steps_per_epoch);
             adam.step(&mut model, settings, count, train.len, rate);
+            average(&model.w, epoch);
         }
         let (_, test_error) = errors(held, |s| model.estimate(&model.parameters(s)))?;
         eprintln!(
@@ -228,6 +285,11 @@ fn adam(
             fitted.mean().1,
             started.elapsed().as_secs_f64()
         );
+    }
+    if averaged > 0 {
+        model.w = mean;
+        let (_, test_error) = errors(held, |s| model.estimate(&model.parameters(s)))?;
+        eprintln!("the mean of the last {averaged} steps' weights: {test_error:.3} held out");
     }
     model.weights(|j| model.w[j] as f64)
 }
@@ -320,13 +382,11 @@ impl Drop for TempDir {
 
 pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<(), String> {
     crate::fit::check_output(out, settings.force)?;
-    let compare = match &settings.compare {
-        None => ("built-in".to_string(), None),
-        Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-            (path.clone(), Some(Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?))
-        }
-    };
+    let mut compare = Vec::new();
+    for path in &settings.compare {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        compare.push((path, Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?));
+    }
     let (dir, _temporary) = match &settings.work {
         Some(dir) => (PathBuf::from(dir), None),
         None => {
@@ -357,12 +417,14 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
         let (p, o) = s.board;
         w.score(p, o, movegen::moves(p, o)) as f64 / SCALE as f64
     };
-    let reference = compare.1.as_ref().unwrap_or_else(|| learned::builtin());
     eprintln!("mean absolute error in discs, all phases | by phase (empties 0-3, 4-7, ...):");
     print_errors("learnt, fitted", errors(train, |s| score(&weights, s))?);
     eprintln!("held out:");
     print_errors("learnt", errors(held, |s| score(&weights, s))?);
-    print_errors(&compare.0, errors(held, |s| score(reference, s))?);
+    print_errors("built-in", errors(held, |s| score(learned::builtin(), s))?);
+    for (path, weights) in &compare {
+        print_errors(path, errors(held, |s| score(weights, s))?);
+    }
     crate::fit::write_weights(out, &weights, settings.force)
 }
 
@@ -382,10 +444,11 @@ mod tests {
             batch: 32,
             rate: 0.05,
             decay: 0.9,
+            average: 1,
             seed: 1,
             work: Some(work.to_string_lossy().into_owned()),
             memory: 1 << 30,
-            compare: None,
+            compare: Vec::new(),
             force: false,
         }
     }
