@@ -124,17 +124,17 @@ struct Model {
 impl Model {
     fn new() -> Model {
         let canon = learned::canonical_indices();
-        let mut class_of = vec![0u32; canon.len()];
+        // Each class numbered in the order of its representative, then every index mapped to its
+        // representative's number.
+        let mut number = vec![0u32; canon.len()];
         let mut classes = 0;
-        for i in 0..canon.len() {
-            // The smallest index of a class comes first, so its class is numbered by then.
-            class_of[i] = if canon[i] as usize == i {
+        for (i, n) in number.iter_mut().enumerate() {
+            if canon[i] as usize == i {
+                *n = classes as u32;
                 classes += 1;
-                classes as u32 - 1
-            } else {
-                class_of[canon[i] as usize]
-            };
+            }
         }
+        let class_of = canon.iter().map(|&c| number[c as usize]).collect();
         Model { class_of, classes, w: vec![0.0; PHASES * classes] }
     }
 
@@ -417,7 +417,7 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
         let (p, o) = s.board;
         w.score(p, o, movegen::moves(p, o)) as f64 / SCALE as f64
     };
-    eprintln!("mean absolute error in discs, all phases | by phase (empties 0-3, 4-7, ...):");
+    eprintln!("mean absolute error in discs, all phases | by phase ({} empties each, from 0):", learned::PHASE_WIDTH);
     print_errors("learnt, fitted", errors(train, |s| score(&weights, s))?);
     eprintln!("held out:");
     print_errors("learnt", errors(held, |s| score(&weights, s))?);
