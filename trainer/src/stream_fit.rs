@@ -36,8 +36,8 @@
 //! arrays of the parameters (weights, Adam's two moments, the gradient, the mean of the weights; 53
 //! MB for the current features' 2.65 M parameters) and a block of samples; `--method cg` keeps six
 //! f64 arrays instead (127 MB). Disk: 24 bytes a position while the buckets exist, then 40 bytes a
-//! class. Every sum runs in a fixed order on one thread, so the same files
-//! and seed give the same weights bit for bit, whatever the number of buckets.
+//! class. Every sum runs in a fixed order on one thread, so the same files and seed give the same
+//! weights bit for bit, whatever the number of buckets.
 //!
 //! Measured on the 11 game files of `data/games` (13,053,249 positions, 10,760,960 classes, 1,176,730
 //! held out; the files of iterations 6 and 7 at weight 2), ridge 1 and smoothing 64, on two cores
@@ -47,11 +47,12 @@
 //! | --- | --- | --- | --- | --- |
 //! | `fit --iterations 100` (in memory) | 5.719 | 373 s | 13.6 min | 3,564 MB |
 //! | `stream-fit` (defaults: 16 epochs, batch 8192, rate 0.3, decay 0.75, average 3) | 5.719 | 197 s | 5.9 min | 73 MB (samples made before) |
-//! | `stream-fit --epochs 12 --decay 0.7 --average 2` | 5.720 | 130 s | 3.1 min | 86 MB (making them, `--memory-mb 64`) |
+//! | `stream-fit --epochs 12 --decay 0.7 --average 2` | 5.720 | 130 s | 3.1 min | 73 MB (samples made before) |
+//! | the same with `--average 0`, making the samples with `--memory-mb 64` | 5.724 | 130 s | 2.3 min | 86 MB |
 //! | `stream-fit --method cg --epochs 100` | 5.719 | 600 s | 14.5 min | 152 MB (samples made before) |
 //! | the built-in weights (fitted without iteration 7's games) | 5.758 | | | |
 //!
-//! By phase the three fits agree within 0.01 disc, but at 56-60 empties, where 8 positions are held
+//! By phase the fits agree within 0.01 disc, but at 56-60 empties, where 8 positions are held
 //! out. Adam's error before averaging, epoch by epoch (the 12-epoch run): 6.72, 6.38, 6.18, 6.02,
 //! 5.92, 5.85, 5.80, 5.77, 5.75, 5.74, 5.73, 5.724, then 5.719 averaged; the conjugate gradients in
 //! memory 5.759 after 25 iterations, 5.726 after 50.
