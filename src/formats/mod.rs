@@ -17,7 +17,14 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     temp_name.push(name);
     temp_name.push(format!(".{}.tmp", std::process::id()));
     let temp = path.with_file_name(temp_name);
-    let written = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, path));
+    // The data reaches the disk before the rename makes it the file: after a power loss the path
+    // holds the old file or the new one, never a renamed empty one.
+    let written = std::fs::File::create(&temp)
+        .and_then(|mut file| {
+            std::io::Write::write_all(&mut file, bytes)?;
+            file.sync_all()
+        })
+        .and_then(|()| std::fs::rename(&temp, path));
     if written.is_err() {
         let _ = std::fs::remove_file(&temp);
     }
