@@ -2,10 +2,11 @@
 //! other side, in every protocol, one error line each; and the files ebony writes (`save FILE`, the
 //! book of `learn`) are replaced whole: a new file renamed over the old one, never rewritten in place.
 
-use std::io::Write;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod support;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ebony-files-{name}-{}", std::process::id()));
@@ -16,17 +17,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// The binary under test (see tests/support) with `args`, fed `input`, to its end.
 fn session(args: &[&str], input: &str) -> Output {
-    let bin =
-        std::env::var_os("EBONY_TEST_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_ebony")), PathBuf::from);
-    let mut child = Command::new(bin)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ebony starts");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input");
-    child.wait_with_output().expect("ebony ends")
+    support::run_with(args, input)
 }
 
 fn lines(out: &Output) -> Vec<String> {

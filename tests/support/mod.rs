@@ -50,8 +50,14 @@ pub fn spawn(args: &[&str]) -> (Child, Option<ChildStdin>, Receiver<String>) {
 
 /// Runs the real binary with `args` (and no book) to its end on `input`, with its stdout and stderr.
 pub fn run_to_end(args: &[&str], input: &str) -> std::process::Output {
+    let mut all = vec![NO_BOOK];
+    all.extend_from_slice(args);
+    run_with(&all, input)
+}
+
+/// Runs the real binary with exactly `args` to its end on `input`, with its stdout and stderr.
+pub fn run_with(args: &[&str], input: &str) -> std::process::Output {
     let mut child = Command::new(bin())
-        .arg(NO_BOOK)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
