@@ -2,6 +2,8 @@
 //! other side, in every protocol, one error line each; and the files ebony writes (`save FILE`, the
 //! book of `learn`) are replaced whole: a new file renamed over the old one, never rewritten in place.
 
+use ebony::book::{key_of, Book, Entry};
+use ebony::rules::board::Board;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -100,5 +102,86 @@ fn files_are_replaced_whole() {
         std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name().to_string_lossy().into()).collect();
     names.sort();
     assert_eq!(names, ["game.txt", "play.book"], "temporary files left behind");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A book of `count` distinct positions from seeded random games (a few seconds to write whole, so
+/// that a kill can land inside the write), with the built-in book's entries.
+fn big_book(count: usize) -> Book {
+    let mut book = Book::built_in().expect("built-in book");
+    let mut rng = support::Rng(35);
+    while book.len() < count {
+        let mut board = Board::START;
+        while !board.is_game_over() {
+            let moves = board.legal_moves();
+            board = board.try_play(moves[rng.below(moves.len())]).expect("legal");
+            if !book.contains(&board) {
+                let (_, k) = key_of(&board);
+                book.insert(&board, Entry::leaf(None, 0, 1, false, k));
+            }
+        }
+    }
+    book
+}
+
+/// Kills ebony with SIGKILL while `learn` writes its book file, as soon as the write shows (a
+/// temporary file beside the book, or any change to the book's own file): the book file must then
+/// be the old book, byte for byte, or a whole new one. Retried until a kill lands mid-write (the
+/// temporary file is left behind, the old book in place); a write in place would leave a cut book.
+#[test]
+fn a_kill_mid_write_leaves_the_book_whole() {
+    let dir = temp_dir("kill");
+    let path = dir.join("big.book");
+    big_book(1_000_000).write_file(&path).expect("book written");
+    let old = std::fs::read(&path).expect("book");
+    let meta = |p: &Path| std::fs::metadata(p).map(|m| (m.ino(), m.len(), m.mtime_nsec())).ok();
+    let mut before = meta(&path);
+    let temps = |dir: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(dir)
+            .expect("dir")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "tmp"))
+            .collect()
+    };
+    let mut killed_mid_write = false;
+    for _ in 0..5 {
+        let mut child = std::process::Command::new(support::bin())
+            .args(["--book", path.to_str().expect("path")])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("ebony");
+        let mut input = child.stdin.take().expect("stdin");
+        std::io::Write::write_all(&mut input, b"move f5 f6 e6 f4 g6 c5 g4 g5 c4\nlearn depth 1\n").expect("input");
+        let start = std::time::Instant::now();
+        while temps(&dir).is_empty() && meta(&path) == before {
+            assert!(start.elapsed() < std::time::Duration::from_secs(120), "learn never wrote the book");
+            if child.try_wait().expect("wait").is_some() {
+                break;
+            }
+        }
+        child.kill().ok();
+        child.wait().expect("wait");
+        drop(input);
+        let now = std::fs::read(&path).expect("the book file is gone");
+        let book = Book::from_bytes(&now).unwrap_or_else(|e| panic!("the kill left a broken book: {e}"));
+        if now == old {
+            let left = temps(&dir);
+            if !left.is_empty() {
+                killed_mid_write = true;
+                for temp in left {
+                    std::fs::remove_file(temp).expect("temporary file removed");
+                }
+                break;
+            }
+        } else {
+            // The write finished before the kill: a whole book with one more game in it.
+            assert!(book.len() > 1_000_000, "{} positions", book.len());
+            big_book(1_000_000).write_file(&path).expect("book written again");
+            before = meta(&path);
+        }
+    }
+    assert!(killed_mid_write, "no kill landed inside the write in five tries");
     std::fs::remove_dir_all(&dir).ok();
 }
