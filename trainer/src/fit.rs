@@ -161,19 +161,73 @@ fn apply(samples: &[Sample], settings: &Settings, size: usize, v: &[f64], out: &
         }
     }
     if settings.smooth > 0.0 {
-        for k in 0..PHASES - 1 {
-            for j in 0..size {
-                let (a, b) = (k * size + j, (k + 1) * size + j);
-                let d = settings.smooth * (v[a] - v[b]);
-                out[a] += d;
-                out[b] -= d;
-            }
+        add_smoothing(settings.smooth, size, v, out);
+    }
+}
+
+/// `out += smooth L v`, L the Laplacian that ties each weight to the same weight of the neighbouring
+/// phases (`size` weights a phase).
+pub(crate) fn add_smoothing(smooth: f64, size: usize, v: &[f64], out: &mut [f64]) {
+    for k in 0..PHASES - 1 {
+        for j in k * size..(k + 1) * size {
+            let d = smooth * (v[j] - v[j + size]);
+            out[j] += d;
+            out[j + size] -= d;
+        }
+    }
+}
+
+/// Adds the diagonal of `smooth L` (see [`add_smoothing`]) to `diagonal`: a weight of the first or
+/// the last phase has one neighbour, the others two.
+pub(crate) fn add_smoothing_diagonal(smooth: f64, size: usize, diagonal: &mut [f64]) {
+    for k in 0..PHASES {
+        let neighbours = if k == 0 || k == PHASES - 1 { 1.0 } else { 2.0 };
+        for d in &mut diagonal[k * size..(k + 1) * size] {
+            *d += smooth * neighbours;
         }
     }
 }
 
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Solves `A w = b` by conjugate gradients preconditioned by A's diagonal, `iterations` of them from
+/// `w = 0`, for `fit` (the samples' features in memory) and `stream-fit --method cg` (the samples
+/// streamed from disk), which differ only in how they compute `A v`: `apply(v, out)` sets
+/// `out = A v`. `report(iteration, w)` follows every iteration, for the progress lines. The sums run
+/// in a fixed order, so the same system gives the same weights bit for bit.
+pub(crate) fn conjugate_gradients(
+    b: Vec<f64>,
+    diagonal: &[f64],
+    iterations: usize,
+    mut apply: impl FnMut(&[f64], &mut [f64]) -> Result<(), String>,
+    mut report: impl FnMut(usize, &[f64]) -> Result<(), String>,
+) -> Result<Vec<f64>, String> {
+    let n = b.len();
+    let mut w = vec![0.0; n];
+    let mut r = b;
+    let mut z: Vec<f64> = r.iter().zip(diagonal).map(|(r, d)| r / d).collect();
+    let mut p = z.clone();
+    let mut ap = vec![0.0; n];
+    let mut rz = dot(&r, &z);
+    for iteration in 1..=iterations {
+        apply(&p, &mut ap)?;
+        let alpha = rz / dot(&p, &ap);
+        for i in 0..n {
+            w[i] += alpha * p[i];
+            r[i] -= alpha * ap[i];
+            z[i] = r[i] / diagonal[i];
+        }
+        let rz_next = dot(&r, &z);
+        let beta = rz_next / rz;
+        rz = rz_next;
+        for i in 0..n {
+            p[i] = z[i] + beta * p[i];
+        }
+        report(iteration, &w)?;
+    }
+    Ok(w)
 }
 
 /// Mean absolute error in discs of `estimate` against the outcome or exact labels of `samples`, by
@@ -257,40 +311,20 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
             diagonal[f as usize] += s.weight;
         }
     }
-    for k in 0..PHASES {
-        let neighbours = if k == 0 || k == PHASES - 1 { 1.0 } else { 2.0 };
-        for d in &mut diagonal[k * size..(k + 1) * size] {
-            *d += settings.smooth * neighbours;
-        }
-    }
-    let mut w = vec![0.0; n];
-    let mut r = b;
-    let mut z: Vec<f64> = r.iter().zip(&diagonal).map(|(r, d)| r / d).collect();
-    let mut p = z.clone();
-    let mut ap = vec![0.0; n];
-    let mut rz = dot(&r, &z);
-    for iteration in 1..=settings.iterations {
-        apply(&train, settings, size, &p, &mut ap);
-        let alpha = rz / dot(&p, &ap);
-        for i in 0..n {
-            w[i] += alpha * p[i];
-            r[i] -= alpha * ap[i];
-        }
-        for i in 0..n {
-            z[i] = r[i] / diagonal[i];
-        }
-        let rz_next = dot(&r, &z);
-        let beta = rz_next / rz;
-        rz = rz_next;
-        for i in 0..n {
-            p[i] = z[i] + beta * p[i];
-        }
-        if iteration % 25 == 0 || iteration == settings.iterations {
-            let (_, train_error) = errors(&train, |s| predict(&w, s));
-            let (_, test_error) = errors(&test, |s| predict(&w, s));
+    add_smoothing_diagonal(settings.smooth, size, &mut diagonal);
+    let in_memory = |v: &[f64], out: &mut [f64]| {
+        apply(&train, settings, size, v, out);
+        Ok(())
+    };
+    let report = |iteration: usize, w: &[f64]| {
+        if iteration.is_multiple_of(25) || iteration == settings.iterations {
+            let (_, train_error) = errors(&train, |s| predict(w, s));
+            let (_, test_error) = errors(&test, |s| predict(w, s));
             eprintln!("iteration {iteration}: mean error {train_error:.3} discs fitted, {test_error:.3} held out");
         }
-    }
+        Ok(())
+    };
+    let w = conjugate_gradients(b, &diagonal, settings.iterations, in_memory, report)?;
     // Every index of a tied class gets the class's weight.
     let canon = learned::canonical_indices();
     let values: Vec<i16> = (0..n)

@@ -64,7 +64,7 @@
 //! data set takes fewer steps an epoch and wants smaller batches: on iter2 alone the defaults give
 //! 6.446 held out, `--batch 4096 --decay 0.7 --epochs 12 --average 2` 6.443, `fit` 6.434.
 
-use crate::fit::{print_errors, ErrorSum};
+use crate::fit::{self, print_errors, ErrorSum};
 use crate::rng::Rng;
 use crate::samples::{self, Sample, SampleFile};
 use ebony::eval::learned::{self, Weights, FEATURES, PHASES, SCALE};
@@ -295,8 +295,8 @@ fn adam(
     model.weights(|j| model.w[j] as f64)
 }
 
-/// `fit`'s conjugate gradients on the normal equations, preconditioned by their diagonal, with one
-/// pass over the fitted samples an iteration instead of their features in memory.
+/// `fit`'s conjugate gradients on the normal equations ([`crate::fit::conjugate_gradients`]), with
+/// one pass over the fitted samples an iteration instead of their features in memory.
 fn conjugate_gradients(
     model: Model,
     train: &mut SampleFile,
@@ -304,8 +304,16 @@ fn conjugate_gradients(
     settings: &Settings,
 ) -> Result<Weights, String> {
     let (size, n) = (model.classes, PHASES * model.classes);
+    let (mut b, mut diagonal) = (vec![0.0; n], vec![settings.ridge; n]);
+    train.for_each(|s| {
+        for &j in &model.parameters(s) {
+            b[j as usize] += s.weight * s.label;
+            diagonal[j as usize] += s.weight;
+        }
+    })?;
+    fit::add_smoothing_diagonal(settings.smooth, size, &mut diagonal);
     // `out = A v` for A = XᵀX + ridge I + smooth L.
-    let apply = |train: &mut SampleFile, v: &[f64], out: &mut [f64]| -> Result<(), String> {
+    let streamed = |v: &[f64], out: &mut [f64]| {
         for (o, x) in out.iter_mut().zip(v) {
             *o = settings.ridge * x;
         }
@@ -316,51 +324,12 @@ fn conjugate_gradients(
                 out[j as usize] += sum;
             }
         })?;
-        for k in 0..PHASES - 1 {
-            for j in k * size..(k + 1) * size {
-                let d = settings.smooth * (v[j] - v[j + size]);
-                out[j] += d;
-                out[j + size] -= d;
-            }
-        }
+        fit::add_smoothing(settings.smooth, size, v, out);
         Ok(())
     };
-    let (mut b, mut diagonal) = (vec![0.0; n], vec![settings.ridge; n]);
-    train.for_each(|s| {
-        for &j in &model.parameters(s) {
-            b[j as usize] += s.weight * s.label;
-            diagonal[j as usize] += s.weight;
-        }
-    })?;
-    for k in 0..PHASES {
-        let neighbours = if k == 0 || k == PHASES - 1 { 1.0 } else { 2.0 };
-        for d in &mut diagonal[k * size..(k + 1) * size] {
-            *d += settings.smooth * neighbours;
-        }
-    }
-    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
-    let mut w = vec![0.0; n];
-    let mut r = b;
-    let mut z: Vec<f64> = r.iter().zip(&diagonal).map(|(r, d)| r / d).collect();
-    let mut p = z.clone();
-    let mut ap = vec![0.0; n];
-    let mut rz = dot(&r, &z);
     let started = Instant::now();
-    for iteration in 1..=settings.epochs {
-        apply(train, &p, &mut ap)?;
-        let alpha = rz / dot(&p, &ap);
-        for i in 0..n {
-            w[i] += alpha * p[i];
-            r[i] -= alpha * ap[i];
-            z[i] = r[i] / diagonal[i];
-        }
-        let rz_next = dot(&r, &z);
-        let beta = rz_next / rz;
-        rz = rz_next;
-        for i in 0..n {
-            p[i] = z[i] + beta * p[i];
-        }
-        if iteration % 10 == 0 || iteration == settings.epochs {
+    let report = |iteration: usize, w: &[f64]| {
+        if iteration.is_multiple_of(10) || iteration == settings.epochs {
             let estimate = |s: &Sample| model.parameters(s).iter().map(|&j| w[j as usize]).sum::<f64>();
             let (_, test_error) = errors(held, estimate)?;
             eprintln!(
@@ -368,7 +337,9 @@ fn conjugate_gradients(
                 started.elapsed().as_secs_f64()
             );
         }
-    }
+        Ok(())
+    };
+    let w = fit::conjugate_gradients(b, &diagonal, settings.epochs, streamed, report)?;
     model.weights(|j| w[j])
 }
 
