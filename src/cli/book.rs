@@ -2,7 +2,7 @@
 //! shardable), merge shards, learn games into it, show a position's book moves, print its counts,
 //! and measure its values against deeper searches.
 
-use crate::book::build::{self, Builder, Learning, Params};
+use crate::book::build::{self, Builder, Candidate, Learning, Params};
 use crate::book::{Book, BookMove, EXACT_DEPTH};
 use crate::eval::Evaluator;
 use crate::rules::board::{Board, Move, Position};
@@ -17,6 +17,15 @@ pub fn read(path: &Path) -> Result<Book, String> {
 
 pub fn write(book: &Book, path: &Path) -> Result<(), String> {
     book.write_file(path)
+}
+
+/// The book at FILE, or a new empty one when there is no such file (a build or learning starts it).
+fn read_or_new(path: &Path) -> Result<Book, String> {
+    if path.exists() {
+        read(path)
+    } else {
+        Ok(Book::new())
+    }
 }
 
 /// The book of a command: FILE, or the built-in one.
@@ -39,6 +48,82 @@ pub struct Budget {
     pub time: Option<Duration>,
 }
 
+/// What a growing command does to the book, a position at a time.
+#[derive(Clone, Copy)]
+enum Job {
+    /// `book build` and `book extend`: expand the cheapest position.
+    Expand,
+    /// `book deepen`: score the cheapest shallow position again at the build's depth.
+    Deepen,
+}
+
+impl Job {
+    /// The next position to work on, if any is left within the deviation and the plies.
+    fn next(self, builder: &Builder, book: &Book) -> Option<Candidate> {
+        match self {
+            Job::Expand => builder.candidate(book),
+            Job::Deepen => builder.shallow_candidate(book),
+        }
+    }
+
+    /// Works on `board`; the positions added.
+    fn work(self, builder: &mut Builder, book: &mut Book, board: &Board) -> usize {
+        match self {
+            Job::Expand => builder.expand(book, board),
+            Job::Deepen => builder.deepen(book, board),
+        }
+    }
+
+    /// What the budget's positions count after `done` positions: the book's size for a build, the
+    /// positions scored again for a deepening.
+    fn counted(self, book: &Book, done: usize) -> usize {
+        match self {
+            Job::Expand => book.len(),
+            Job::Deepen => done,
+        }
+    }
+}
+
+/// Why a growing command stopped.
+enum Ended {
+    BudgetReached,
+    NothingLeft,
+}
+
+/// The loop of `book build`, `book extend` and `book deepen`: the next position the job wants,
+/// worked on, and FILE written after each (so that an interrupted run resumes where it stopped),
+/// until the budget is spent or no position is left. `report(book, candidate, added, done, seconds)`
+/// follows each write. Returns why it stopped and the positions done.
+fn work_through(
+    job: Job,
+    book: &mut Book,
+    path: &Path,
+    builder: &mut Builder,
+    budget: &Budget,
+    started: Instant,
+    mut report: impl FnMut(&Book, &Candidate, usize, usize, f64),
+) -> Result<(Ended, usize), String> {
+    let mut done = 0usize;
+    loop {
+        let counted = job.counted(book, done);
+        if budget.positions.is_some_and(|n| counted >= n) || budget.time.is_some_and(|t| started.elapsed() >= t) {
+            return Ok((Ended::BudgetReached, done));
+        }
+        let Some(candidate) = job.next(builder, book) else { return Ok((Ended::NothingLeft, done)) };
+        let added = job.work(builder, book, &candidate.board);
+        done += 1;
+        write(book, path)?;
+        report(book, &candidate, added, done, started.elapsed().as_secs_f64());
+    }
+}
+
+/// A builder with its own searcher.
+fn builder(params: Params, hash_mb: usize, evaluator: Evaluator) -> Builder {
+    let mut searcher = Searcher::new(hash_mb);
+    searcher.set_evaluator(evaluator);
+    Builder::new(searcher, params)
+}
+
 /// `book build` (create or resume FILE) and `book extend` (FILE must exist).
 pub fn grow(
     path: &Path,
@@ -48,19 +133,14 @@ pub fn grow(
     hash_mb: usize,
     evaluator: Evaluator,
 ) -> ExitCode {
-    let mut book = if path.exists() {
-        match read(path) {
-            Ok(book) => book,
-            Err(e) => return fail(&e),
-        }
-    } else if must_exist {
+    if must_exist && !path.exists() {
         return fail(&format!("{}: no such book to extend (book build creates one)", path.display()));
-    } else {
-        Book::new()
+    }
+    let mut book = match read_or_new(path) {
+        Ok(book) => book,
+        Err(e) => return fail(&e),
     };
-    let mut searcher = Searcher::new(hash_mb);
-    searcher.set_evaluator(evaluator);
-    let mut builder = Builder::new(searcher, params);
+    let mut builder = builder(params, hash_mb, evaluator);
     let started = Instant::now();
     let at_start = book.len();
     if book.is_empty() {
@@ -78,23 +158,7 @@ pub fn grow(
         params.shard.1,
         params.split_ply
     );
-    let mut expansions = 0u64;
-    loop {
-        let elapsed = started.elapsed();
-        if budget.positions.is_some_and(|n| book.len() >= n) || budget.time.is_some_and(|t| elapsed >= t) {
-            note!("book: budget reached: {} positions", book.len());
-            break;
-        }
-        let Some(candidate) = builder.candidate(&book) else {
-            note!("book: nothing left within the deviation and plies: {} positions", book.len());
-            break;
-        };
-        let added = builder.expand(&mut book, &candidate.board);
-        expansions += 1;
-        if let Err(e) = write(&book, path) {
-            return fail(&e);
-        }
-        let elapsed = started.elapsed().as_secs_f64();
+    let report = |book: &Book, candidate: &Candidate, added: usize, expansions: usize, elapsed: f64| {
         let rate = (book.len() - at_start) as f64 / elapsed.max(1e-3);
         let eta = match (budget.positions, budget.time) {
             (Some(n), _) if rate > 0.0 => format!(", ETA {}", clock(n.saturating_sub(book.len()) as f64 / rate)),
@@ -110,6 +174,13 @@ pub fn grow(
             candidate.deviation,
             clock(elapsed),
         );
+    };
+    match work_through(Job::Expand, &mut book, path, &mut builder, budget, started, report) {
+        Ok((Ended::BudgetReached, _)) => note!("book: budget reached: {} positions", book.len()),
+        Ok((Ended::NothingLeft, _)) => {
+            note!("book: nothing left within the deviation and plies: {} positions", book.len())
+        }
+        Err(e) => return fail(&e),
     }
     ExitCode::SUCCESS
 }
@@ -122,9 +193,7 @@ pub fn deepen(path: &Path, params: Params, budget: &Budget, hash_mb: usize, eval
         Ok(book) => book,
         Err(e) => return fail(&e),
     };
-    let mut searcher = Searcher::new(hash_mb);
-    searcher.set_evaluator(evaluator);
-    let mut builder = Builder::new(searcher, params);
+    let mut builder = builder(params, hash_mb, evaluator);
     let left = builder.shallow_count(&book);
     note!(
         "book {}: {} positions, {left} to score again at depth {} (deviation {}, max ply {}, shard {}/{} at ply {})",
@@ -138,22 +207,7 @@ pub fn deepen(path: &Path, params: Params, budget: &Budget, hash_mb: usize, eval
         params.split_ply
     );
     let started = Instant::now();
-    let mut done = 0usize;
-    loop {
-        if budget.positions.is_some_and(|n| done >= n) || budget.time.is_some_and(|t| started.elapsed() >= t) {
-            note!("book: budget reached: {done} positions scored again");
-            break;
-        }
-        let Some(candidate) = builder.shallow_candidate(&book) else {
-            note!("book: every position within the deviation and plies is at depth {}", params.depth);
-            break;
-        };
-        let added = builder.deepen(&mut book, &candidate.board);
-        done += 1;
-        if let Err(e) = write(&book, path) {
-            return fail(&e);
-        }
-        let elapsed = started.elapsed().as_secs_f64();
+    let report = |book: &Book, candidate: &Candidate, added: usize, done: usize, elapsed: f64| {
         let per = elapsed / done as f64;
         let remaining = left.saturating_sub(done);
         let start = book.get(&Board::START).map_or(0, |e| e.value);
@@ -166,6 +220,13 @@ pub fn deepen(path: &Path, params: Params, budget: &Budget, hash_mb: usize, eval
             clock(per * remaining as f64),
             left
         );
+    };
+    match work_through(Job::Deepen, &mut book, path, &mut builder, budget, started, report) {
+        Ok((Ended::BudgetReached, done)) => note!("book: budget reached: {done} positions scored again"),
+        Ok((Ended::NothingLeft, _)) => {
+            note!("book: every position within the deviation and plies is at depth {}", params.depth)
+        }
+        Err(e) => return fail(&e),
     }
     ExitCode::SUCCESS
 }
@@ -201,13 +262,9 @@ pub fn learn(
     hash_mb: usize,
     evaluator: Evaluator,
 ) -> ExitCode {
-    let mut book = if path.exists() {
-        match read(path) {
-            Ok(book) => book,
-            Err(e) => return fail(&e),
-        }
-    } else {
-        Book::new()
+    let mut book = match read_or_new(path) {
+        Ok(book) => book,
+        Err(e) => return fail(&e),
     };
     let mut searcher = Searcher::new(hash_mb);
     searcher.set_evaluator(evaluator);
