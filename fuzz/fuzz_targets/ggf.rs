@@ -3,14 +3,8 @@
 #![no_main]
 
 use ebony::formats::ggf;
-use ebony::rules::game::Game;
+use ebony_fuzz::assert_same_game;
 use libfuzzer_sys::fuzz_target;
-
-fn assert_same(a: &Game, b: &Game, context: &str) {
-    assert_eq!(a.start(), b.start(), "{context}");
-    assert_eq!(a.moves().collect::<Vec<_>>(), b.moves().collect::<Vec<_>>(), "{context}");
-    assert_eq!(a.position(), b.position(), "{context}");
-}
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
@@ -21,6 +15,6 @@ fuzz_target!(|data: &[u8]| {
     let written = ggf::write(&game);
     let again = ggf::parse(&written).unwrap_or_else(|e| panic!("{written:?} does not parse: {e}"));
     let again = again.to_game().unwrap_or_else(|e| panic!("{written:?} is not a game: {e}"));
-    assert_same(&game, &again, &written);
+    assert_same_game(&game, &again, &written);
     assert_eq!(ggf::write(&again), written, "written twice differently");
 });

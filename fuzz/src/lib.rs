@@ -1,10 +1,12 @@
 //! What the fuzz targets share: a front end run in-process over a list of lines, the rewriting that
 //! keeps every search tiny, a canonical rendering of a native command (to check that it parses
-//! back), and the FNV-1a checksum the binary formats carry (to let the fuzzer past it).
+//! back), the comparison of a game with the game its written form reads back as, and the FNV-1a
+//! checksum the binary formats carry (to let the fuzzer past it).
 
 use ebony::eval::Evaluator;
 use ebony::protocol::io::{Input, Output};
 use ebony::protocol::parser::{BookOption, Command, Format, Verbosity};
+use ebony::rules::game::Game;
 use ebony::search::Limits;
 use std::sync::mpsc;
 
@@ -126,6 +128,14 @@ pub fn render(command: &Command) -> String {
         Command::Verbose(Verbosity::Verbose) => "verbose 2".into(),
         other => other.name().to_string(),
     }
+}
+
+/// A game and the game its written form (`written`, named in a failure) reads back as are the same:
+/// start, moves (passes included) and final position.
+pub fn assert_same_game(game: &Game, again: &Game, written: &str) {
+    assert_eq!(game.start(), again.start(), "{written}");
+    assert_eq!(game.moves().collect::<Vec<_>>(), again.moves().collect::<Vec<_>>(), "{written}");
+    assert_eq!(game.position(), again.position(), "{written}");
 }
 
 /// FNV-1a (64 bits), the checksum of the book and weight files.
