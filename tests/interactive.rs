@@ -6,7 +6,7 @@ mod support;
 
 use ebony::rules::board::{Move, Position};
 use ebony::rules::game::Game;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 use support::{run_to_end, Engine};
 
@@ -38,20 +38,13 @@ fn a_terminal_gets_a_hint_on_stderr_and_a_pipe_does_not() {
     let out = run_to_end(&[], "quit\n");
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
     // At a terminal (util-linux `script` gives the engine a pseudo-terminal): the hint on stderr only.
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("no `script` here: the terminal case is not run");
-        return;
-    }
     let dir = temp_dir("tty");
     let stderr = dir.join("stderr");
     let command = format!("{} 2>{}", support::bin().display(), stderr.display());
-    let mut child = Command::new("script")
-        .args(["-q", "-e", "-c", &command, "/dev/null"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("script");
+    let Some(mut child) = support::spawn_tty(&command) else {
+        std::fs::remove_dir_all(&dir).ok();
+        return;
+    };
     std::io::Write::write_all(child.stdin.as_mut().expect("stdin"), b"quit\n").expect("write");
     let out = child.wait_with_output().expect("script ends");
     let hint = std::fs::read_to_string(&stderr).expect("stderr file");

@@ -6,7 +6,7 @@
 mod support;
 
 use std::io::{Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 use support::{run_to_end, Engine};
@@ -23,18 +23,8 @@ struct Tty {
 impl Tty {
     /// None when `script` is missing (the terminal cases are then not run).
     fn start() -> Option<Tty> {
-        if Command::new("script").arg("--version").output().is_err() {
-            eprintln!("no `script` here: the terminal cases are not run");
-            return None;
-        }
         let command = format!("{} --no-book --hash 16 2>/dev/null", support::bin().display());
-        let mut child = Command::new("script")
-            .args(["-q", "-e", "-c", &command, "/dev/null"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("script");
+        let mut child = support::spawn_tty(&command)?;
         let mut stdout = child.stdout.take().expect("stdout");
         let (tx, chunks) = mpsc::channel();
         std::thread::spawn(move || {

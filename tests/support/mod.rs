@@ -1,5 +1,6 @@
-//! Test support shared by the session tests of every front end: the real binary behind pipes, its
-//! output lines on a channel with a timeout, the `>` lines of a captured GUI log, a seeded RNG.
+//! Test support shared by the session tests of every front end: the real binary behind pipes or a
+//! pseudo-terminal, its output lines on a channel with a timeout, the `>` lines of a captured GUI
+//! log, a seeded RNG.
 
 #![allow(dead_code)]
 
@@ -46,6 +47,25 @@ pub fn spawn(args: &[&str]) -> (Child, Option<ChildStdin>, Receiver<String>) {
     });
     let stdin = child.stdin.take();
     (child, stdin, lines)
+}
+
+/// Starts the shell command `command` behind a pseudo-terminal (util-linux `script`), its input and
+/// the terminal's output piped: the output comes as a terminal receives it, the echo of the input
+/// included and lines ending `\r\n`. None when `script` is missing, so that a terminal case is
+/// skipped, with a note, where it cannot run.
+pub fn spawn_tty(command: &str) -> Option<Child> {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("no `script` here: the terminal case is not run");
+        return None;
+    }
+    let child = Command::new("script")
+        .args(["-q", "-e", "-c", command, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("script");
+    Some(child)
 }
 
 /// Runs the real binary with `args` (and no book) to its end on `input`, with its stdout and stderr.
