@@ -141,10 +141,10 @@ pub struct Samples {
     pub buckets: u64,
 }
 
-/// What identifies the inputs of a deduplication: a changed input means a new one. (v2: the first
-/// moves' positions are never held out, `fit::ALWAYS_FITTED`.)
+/// What identifies the inputs of a deduplication: a changed input means a new one. (v3: the first
+/// moves' positions are never held out and count once per sighting, `fit::ALWAYS_FITTED`.)
 fn manifest(files: &[(String, f64)], search_weight: f64) -> Result<String, String> {
-    let mut text = format!("ebony-train samples v2\nsearch-weight {search_weight:?}\n");
+    let mut text = format!("ebony-train samples v3\nsearch-weight {search_weight:?}\n");
     for (path, weight) in files {
         let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let changed =
@@ -272,7 +272,8 @@ fn merge(
             let (score, truth) = target(r.label(), search_weight).unwrap_or((0.0, 0.0));
             class.add(files[r.file as usize].1, score, truth);
         }
-        let (label, truth, weight) = class.mean();
+        let (p, o) = run[0].board;
+        let (label, truth, weight) = class.mean((!(p | o)).count_ones());
         let sample = Sample { board: run[0].board, label, truth, weight };
         let out: &mut dyn Write = if held_out(sample.board.0, sample.board.1) { held } else { train };
         sample.write(out).map_err(io_error(path))?;
