@@ -141,10 +141,10 @@ pub struct Samples {
     pub buckets: u64,
 }
 
-/// What identifies the inputs of a deduplication: a changed input means a new one. (v3: the first
+/// What identifies the inputs of a deduplication: a changed input means a new one. (v4: the first
 /// moves' positions are never held out and count once per sighting, `fit::ALWAYS_FITTED`.)
 fn manifest(files: &[(String, f64)], search_weight: f64) -> Result<String, String> {
-    let mut text = format!("ebony-train samples v3\nsearch-weight {search_weight:?}\n");
+    let mut text = format!("ebony-train samples v4\nsearch-weight {search_weight:?}\n");
     for (path, weight) in files {
         let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let changed =
