@@ -181,8 +181,10 @@ class Bookkeeping(Run):
 
     def test_interrupt_keeps_finished_games_and_stops_the_engines(self):
         pids = os.path.join(self.dir, "pids")
-        a = fake("--delay", "15", "--pidfile", pids, name="a")
-        b = fake("--style greedy", "--delay", "15", "--pidfile", pids, name="b")
+        # 60 ms a move: the 6 games take about 20 s, so that the interrupt after the first lands in the
+        # middle of the match even when the test itself is slow to notice (a loaded machine).
+        a = fake("--delay", "60", "--pidfile", pids, name="a")
+        b = fake("--style greedy", "--delay", "60", "--pidfile", pids, name="b")
         argv = [sys.executable, os.path.join(os.path.dirname(HERE), "referee.py"), "match", "-e", *a, "-e", *b,
                 "--count", "3", "--movetime", "5000", "--out", self.out]
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
