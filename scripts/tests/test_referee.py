@@ -30,6 +30,13 @@ def alive(pid):
         return False
 
 
+def interruptible():
+    """Run in a child that a test interrupts with SIGINT: Python turns SIGINT into KeyboardInterrupt
+    only when its parent left it at the default, and a shell without job control starts background
+    commands (`cargo test ... &` in a script) with SIGINT ignored, which every child then inherits."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def fake(*flags, proto="native", name=None):
     tokens = [f"cmd={FAKE} {' '.join(flags)} --proto {proto}", f"proto={proto}"]
     return tokens + ([f"name={name}"] if name else [])
@@ -181,13 +188,12 @@ class Bookkeeping(Run):
 
     def test_interrupt_keeps_finished_games_and_stops_the_engines(self):
         pids = os.path.join(self.dir, "pids")
-        # 60 ms a move: the 6 games take about 20 s, so that the interrupt after the first lands in the
-        # middle of the match even when the test itself is slow to notice (a loaded machine).
-        a = fake("--delay", "60", "--pidfile", pids, name="a")
-        b = fake("--style greedy", "--delay", "60", "--pidfile", pids, name="b")
+        a = fake("--delay", "15", "--pidfile", pids, name="a")
+        b = fake("--style greedy", "--delay", "15", "--pidfile", pids, name="b")
         argv = [sys.executable, os.path.join(os.path.dirname(HERE), "referee.py"), "match", "-e", *a, "-e", *b,
                 "--count", "3", "--movetime", "5000", "--out", self.out]
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=interruptible)
         deadline = time.monotonic() + 60
         results = os.path.join(self.out, referee.RESULTS)
         while time.monotonic() < deadline and not (os.path.exists(results) and self.records()[1]):

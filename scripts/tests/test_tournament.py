@@ -19,7 +19,7 @@ import referee
 import stats
 import tournament
 
-from .test_referee import EBONY, HERE, RHINO, Run, alive, fake
+from .test_referee import EBONY, HERE, RHINO, Run, alive, fake, interruptible
 
 SCRIPT = os.path.join(os.path.dirname(HERE), "referee.py")
 NAT = 400 / math.log(10)  # Elo per natural-log unit of odds
@@ -170,10 +170,9 @@ class Tournaments(Run):
     def test_four_engines_two_protocols_interrupted_and_resumed(self):
         pids = os.path.join(self.dir, "pids")
         argv = [sys.executable, SCRIPT, "tournament", "-j", "2", "--count", "2", "--movetime", "5000",
-                "--out", self.out, *four("--delay", "10", "--pidfile", pids)]
-        # 10 ms a move: the 24 games take several seconds, so that the interrupt after the third lands
-        # in the middle of the tournament even when the test itself is slow to notice.
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                "--out", self.out, *four("--delay", "2", "--pidfile", pids)]
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=interruptible)
         results = os.path.join(self.out, referee.RESULTS)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (os.path.exists(results) and len(self.records()[1]) >= 3):
