@@ -901,8 +901,8 @@ mod tests {
     #[test]
     fn phases_cover_every_empty_count() {
         assert_eq!(phase(0), 0);
-        assert_eq!(phase(3), 0);
-        assert_eq!(phase(4), 1);
+        assert_eq!(phase(PHASE_WIDTH - 1), 0);
+        assert_eq!(phase(PHASE_WIDTH), 1);
         assert_eq!(phase(59), PHASES - 1);
         assert_eq!(phase(60), PHASES - 1);
         assert_eq!(phase(64), PHASES - 1);
