@@ -47,6 +47,8 @@ def main(argv):
             discs.append(sum(a[k][1] - b[k][1] for k in pair) / 2)
             a_total += [a[k][0] for k in pair]
             b_total += [b[k][0] for k in pair]
+    if len(points) < 2:
+        sys.exit(f"only {len(points)} openings played with both colours in both matches: nothing to compare")
     (mp, sp), (md, sd) = mean_and_error(points), mean_and_error(discs)
     print(f"{len(a_total)} games: A {100 * sum(a_total) / len(a_total):.1f}%, B {100 * sum(b_total) / len(b_total):.1f}%; "
           f"A - B per game {100 * mp:+.2f} ± {100 * sp:.2f} points, {md:+.2f} ± {sd:.2f} discs")
