@@ -721,12 +721,16 @@ fn to_discs(score: i32) -> i32 {
 /// The weights built into the binary (`weights.ebev`, fitted by `ebony-train fit`; see
 /// `docs/evaluation.md` for the commands that rebuild it).
 pub fn builtin() -> &'static Weights {
-    static WEIGHTS: OnceLock<Weights> = OnceLock::new();
     // The file is part of the source: a mismatch with the features is a build error that the unit
     // tests catch, not an input to recover from.
-    WEIGHTS.get_or_init(|| {
-        Weights::from_bytes(include_bytes!("weights.ebev")).expect("the embedded weights fit this build's features")
-    })
+    try_builtin().expect("the embedded weights fit this build's features")
+}
+
+/// The built-in weights, or why they do not fit this build: a build whose features have changed
+/// before new weights were fitted for them (the trainer's, while it fits them) has none.
+pub fn try_builtin() -> Result<&'static Weights, WeightsError> {
+    static WEIGHTS: OnceLock<Result<Weights, WeightsError>> = OnceLock::new();
+    WEIGHTS.get_or_init(|| Weights::from_bytes(include_bytes!("weights.ebev"))).as_ref().map_err(Clone::clone)
 }
 
 /// How well `weights` order scored moves: over positions with exactly scored moves (obf entries), the

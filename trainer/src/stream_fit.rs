@@ -29,8 +29,9 @@
 //!    `--average` epochs (Polyak-Ruppert averaging, which takes out the last steps' noise).
 //! 3. The weights are quantised as `fit` quantises them and written to `--out`, which must not exist
 //!    unless `--force`. The mean absolute error in discs, by phase, is printed for them on the
-//!    fitted and the held-out samples, and on the held-out samples for the built-in weights and any
-//!    `--compare FILE`.
+//!    fitted and the held-out samples, and on the held-out samples for the built-in weights (when
+//!    they fit this build's features: not in a build whose layout has changed, the build that fits
+//!    the first weights for it) and any `--compare FILE`. The file is written last.
 //!
 //! Memory: the bucket being sorted (at most `--memory-mb`) while the samples are made, then five f32
 //! arrays of the parameters (weights, Adam's two moments, the gradient, the mean of the weights; 53
@@ -393,7 +394,10 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
     print_errors("learnt, fitted", errors(train, |s| score(&weights, s))?);
     eprintln!("held out:");
     print_errors("learnt", errors(held, |s| score(&weights, s))?);
-    print_errors("built-in", errors(held, |s| score(learned::builtin(), s))?);
+    match learned::try_builtin() {
+        Ok(builtin) => print_errors("built-in", errors(held, |s| score(builtin, s))?),
+        Err(e) => eprintln!("built-in        none for these features: {e}"),
+    }
     for (path, weights) in &compare {
         print_errors(path, errors(held, |s| score(weights, s))?);
     }
