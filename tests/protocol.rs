@@ -423,7 +423,10 @@ fn setboard_keeps_the_table_and_new_clears_it() {
     let again = nodes(engine.until(&["bestmove "]));
     engine.send(&format!("new\n{position}\ngo depth 12"));
     let fresh = nodes(engine.until(&["bestmove "]));
-    assert!(again < first / 2, "the table was cleared: {first} then {again} nodes");
+    // A cleared table repeats the first search node for node (as after `new`); how many nodes a
+    // kept one saves depends on the weights (more than half with those before the corner triangle,
+    // 29% with it).
+    assert!(again < first, "the table was cleared: {first} then {again} nodes");
     assert_eq!(fresh, first);
 }
 

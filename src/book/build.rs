@@ -422,7 +422,9 @@ mod tests {
 
     #[test]
     fn deepening_rescores_each_position_within_reach_once_the_best_lines_first() {
-        let shallow = Params { depth: 2, deviation: 2, max_ply: 5, ..params((1, 1)) };
+        // A deviation of 4 discs, so that the book holds several positions to deepen whatever the
+        // weights (7 with those before the corner triangle, 16 with it; at 2 discs, 2 with it).
+        let shallow = Params { depth: 2, deviation: 4, max_ply: 5, ..params((1, 1)) };
         let mut book = Book::new();
         let mut builder = Builder::new(Searcher::new(1), shallow);
         builder.seed(&mut book);
@@ -433,8 +435,7 @@ mod tests {
         let count = deeper.shallow_count(&book);
         assert!(count >= 5, "{count}");
         // The cheapest first: a position on the best line, the nearest to the root of all those to
-        // deepen (the start's moves are all in the book, so it has nothing to score again; with
-        // the shipped weights, the position after f5).
+        // deepen (the start's moves are all in the book, so it has nothing to score again).
         let first = deeper.shallow_candidate(&book).expect("something to deepen");
         let mut nearest = u32::MAX;
         deeper.walk(&book, Goal::Deepen, &mut |c| nearest = nearest.min(c.ply));
