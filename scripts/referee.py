@@ -587,6 +587,8 @@ class Match:
             self.close_all()
             for t in threads:
                 t.join(5)
+            # A worker may have started an engine after the first sweep took its list.
+            self.close_all()
             return 130
         return 0
 
