@@ -534,10 +534,17 @@ class Match:
                     if procs.get(i) is None or not procs[i].alive():
                         eng = engines.PROTOCOLS[spec.proto](spec, log, self.settings.start_timeout_s)
                         try:
+                            # Registered and checked under the lock that close_all takes its list
+                            # under: an engine is either in that list or never started, and one
+                            # that close_all met before its start is closed here once started.
                             with self.lock:
+                                if self.stop.is_set():
+                                    return
                                 self.live.add(eng)
                             eng.start()
                             procs[i] = eng
+                            if self.stop.is_set():
+                                return
                         except engines.Forfeit as f:
                             eng.close()
                             procs.pop(i, None)
@@ -587,8 +594,6 @@ class Match:
             self.close_all()
             for t in threads:
                 t.join(5)
-            # A worker may have started an engine after the first sweep took its list.
-            self.close_all()
             return 130
         return 0
 
