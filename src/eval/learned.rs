@@ -238,7 +238,7 @@ fn layout() -> &'static Layout {
             }
             offset += POW3[squares.len()];
         }
-        debug_assert_eq!(count, INSTANCES);
+        assert_eq!(count, INSTANCES, "the copies found must be the INSTANCES counted from SHAPES");
         let mut globals = [0u32; GLOBALS.len()];
         for (start, size) in globals.iter_mut().zip(GLOBALS) {
             *start = offset;
