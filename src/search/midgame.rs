@@ -202,11 +202,12 @@ impl Searcher {
         (e.best < 64 && board.moves() & (1u64 << e.best) != 0).then(|| Move::Play(Square::from_index(e.best as u32)))
     }
 
-    /// The full-width score of `board` at each depth from 0 (its evaluation) to `max_depth` (at most
-    /// its empties): iterative deepening with nothing pruned unsoundly and no hand-over to the solver,
-    /// on a cleared table, so the scores depend on the board alone. The data Multi-ProbCut's
-    /// statistics are fitted on (`ebony-train probcut-data`).
-    pub fn depth_scores(&mut self, board: &Board, max_depth: u32) -> Vec<i32> {
+    /// The score of `board` at each depth from 0 (its evaluation) to `max_depth` (at most its
+    /// empties): iterative deepening at `selectivity` (`Selectivity::EXACT`: full width, nothing
+    /// pruned unsoundly) with no hand-over to the solver, on a cleared table, so the scores depend on
+    /// the board alone. The data Multi-ProbCut's statistics are fitted on (`ebony-train
+    /// probcut-data`).
+    pub fn depth_scores(&mut self, board: &Board, max_depth: u32, selectivity: Selectivity) -> Vec<i32> {
         struct Collect(Vec<i32>);
         impl Observer for Collect {
             fn info(&mut self, info: &Info) {
@@ -218,7 +219,7 @@ impl Searcher {
         let max_depth = max_depth.min(board.empty_count());
         if board.moves() != 0 && max_depth > 0 {
             let mut worker =
-                Worker::new(&mut self.tt, &self.evaluator, &self.features, Selectivity::EXACT, &mut collect, None);
+                Worker::new(&mut self.tt, &self.evaluator, &self.features, selectivity, &mut collect, None);
             worker.iterate(board, max_depth, Instant::now(), None);
         }
         collect.0

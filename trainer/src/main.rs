@@ -18,6 +18,7 @@ mod selfplay;
 mod stream_fit;
 
 use ebony::eval::learned::Weights;
+use ebony::search::Selectivity;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage (a game file is binary, or text when its name ends in .txt):
@@ -31,7 +32,7 @@ const USAGE: &str = "usage (a game file is binary, or text when its name ends in
                   [--smooth S] [--epochs N] [--batch B] [--rate A] [--decay D] [--average E] [--seed S]
                   [--work DIR] [--memory-mb M] [--compare WEIGHTS]... FILE[@WEIGHT]...
   ebony-train probcut-data --out FILE --positions N [--seed S] [--shard K/N] [--depth D] [--eval WEIGHTS]
-                  [--endgame 1] GAMEFILE...
+                  [--selectivity P] [--endgame 1] GAMEFILE...
   ebony-train probcut-fit --out RUST_FILE DATAFILE...";
 
 /// Options that take no value.
@@ -259,6 +260,8 @@ fn probcut_data(mut args: Args) -> Result<(), String> {
         depth: args.number("depth", 12)?,
         eval: eval_option(&mut args)?,
         endgame: args.number("endgame", 0u8)? == 1,
+        selectivity: Selectivity::parse_percent(args.number("selectivity", 100)?)
+            .map_err(|e| format!("--selectivity: {e}"))?,
     };
     if !(1..=probcut::MAX_DEPTH as u32).contains(&settings.depth) {
         return Err(format!("--depth must be 1..={}", probcut::MAX_DEPTH));
