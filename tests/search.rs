@@ -546,3 +546,27 @@ fn exact_claims_hold_through_the_endgames_of_games() {
     }
     assert!(checked > 50, "only {checked} exact claims checked");
 }
+
+/// `depth_scores`, the data of Multi-ProbCut's statistics: at `Selectivity::EXACT` each depth's
+/// score is the full-width search's to that depth; at a level the level reaches the search (the
+/// deeper scores move on some positions), while depths with no node deep enough to test a cut
+/// (below 4 plies at the root) stay the same.
+#[test]
+fn depth_scores_are_full_width_unless_a_level_is_given() {
+    let mut rng = Rng(91);
+    let boards: Vec<Board> = std::iter::from_fn(|| random_position(40, &mut rng)).take(12).collect();
+    let most = Selectivity::from_percent(58).expect("a level");
+    let (mut s, mut full_width) = (Searcher::new(16), Searcher::new(16));
+    full_width.set_selectivity(Some(Selectivity::EXACT));
+    let mut moved = 0;
+    for b in &boards {
+        let exact = s.depth_scores(b, 8, Selectivity::EXACT);
+        let selective = s.depth_scores(b, 8, most);
+        assert_eq!((exact.len(), selective.len()), (9, 9));
+        assert_eq!(exact[..4], selective[..4]);
+        full_width.new_game();
+        assert_eq!(exact[8], full_width.search(b, &Limits::Depth(8), &mut Silent).score);
+        moved += (exact != selective) as usize;
+    }
+    assert!(moved > 0, "58% scored every position as full width does");
+}
