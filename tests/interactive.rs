@@ -197,9 +197,13 @@ fn a_depth_searches_at_87_percent_and_nodes_at_58_until_a_level_is_set() {
         &[],
         "go depth 6\ngo nodes 20000\nset selectivity 95\ngo depth 6\ngo nodes 20000\nset selectivity auto\ngo depth 6\n",
     );
-    // The level of each search's info lines, search by search.
+    assert_levels(&out, &["87%", "58%", "95%", "95%", "87%"]);
+}
+
+/// The level of each search's `info` lines, search by search, must be `expected`.
+fn assert_levels(out: &[String], expected: &[&str]) {
     let mut levels: Vec<Vec<&str>> = vec![Vec::new()];
-    for line in &out {
+    for line in out {
         if line.starts_with("bestmove ") {
             levels.push(Vec::new());
         } else if let Some(depth) = line.strip_prefix("info depth ").and_then(|r| r.split(' ').next()) {
@@ -207,11 +211,18 @@ fn a_depth_searches_at_87_percent_and_nodes_at_58_until_a_level_is_set() {
         }
     }
     levels.pop();
-    let expected = ["87%", "58%", "95%", "95%", "87%"];
     assert_eq!(levels.len(), expected.len(), "{out:?}");
     for (seen, want) in levels.iter().zip(expected) {
-        assert!(!seen.is_empty() && seen.iter().all(|p| *p == want), "{want}: {out:?}");
+        assert!(!seen.is_empty() && seen.iter().all(|p| p == want), "{want}: {out:?}");
     }
+}
+
+/// A search given a short time searches at 58%, one given 150 ms or more (a fixed time, or a game
+/// clock's share) at 73%; a level set by hand holds whatever the time.
+#[test]
+fn a_short_time_searches_at_58_percent_and_a_long_one_at_73() {
+    let out = stdout(&[], "go time 149\ngo time 150\ngo clock 5000\nset selectivity 58\ngo time 200\n");
+    assert_levels(&out, &["58%", "73%", "73%", "58%"]);
 }
 
 /// `show` lists the legal moves in one fixed order, that of the squares a1, b1, ..., h8 (row by row

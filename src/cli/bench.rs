@@ -75,7 +75,7 @@ pub struct Line {
 
 /// Searches every bench position to `depth` with the given ordering features, then solves the
 /// endgame positions, each from a new game; `each` sees every line as it completes. `selectivity`
-/// overrides the depth default of the midgame searches ([`crate::search::DEPTH_SELECTIVITY`]).
+/// overrides the depth default of the midgame searches ([`crate::search::midgame::DEPTH_SELECTIVITY`]).
 pub fn run(
     depth: u32,
     selectivity: Option<Selectivity>,

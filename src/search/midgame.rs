@@ -138,10 +138,18 @@ pub struct Searcher {
 /// at 87%. At depth 8 it scored 54.2% against ntest depth 8 (73%: 51.2%) in 0.87 of ntest's time a
 /// move, and at depth 12 55.4% against ntest depth 12 in 0.96 of its time (docs/search.md).
 pub const DEPTH_SELECTIVITY: Selectivity = Selectivity::level(87);
-/// The selectivity of a search limited by time or nodes unless set otherwise: at equal time, more
-/// plies beat surer ones (at 50 ms a move, 87% against 73%: -34.9 Elo [-61.2, -8.9], 560 games; 58%
-/// against 73%: +26.7 Elo [+1.5, +52.2], 600 games).
+/// The selectivity of a search limited by nodes, or by less time than [`LONG_SEARCH`], unless set
+/// otherwise: at equal time, more plies beat surer ones in short searches (at 50 ms a move, 87%
+/// against 73%: -34.9 Elo [-61.2, -8.9], 560 games; 58% against 73%: +26.7 Elo [+1.5, +52.2], 600
+/// games; at 100 ms, level).
 pub const TIMED_SELECTIVITY: Selectivity = Selectivity::MOST;
+/// The selectivity of a search given at least [`LONG_SEARCH`] unless set otherwise: deeper searches
+/// cross more cut nodes, and surer cuts pay (at 400 ms a move, 73% against 58%: +22.9 Elo [+2.1,
+/// +43.9], an SPRT accepted after 804 games; docs/search.md, "Selectivity by the time a move").
+pub const LONG_SELECTIVITY: Selectivity = Selectivity::level(73);
+/// The time to the soft deadline (a game clock's share, or a fixed time a move less its margin:
+/// `go time 150` and longer) from which a search runs at [`LONG_SELECTIVITY`].
+pub const LONG_SEARCH: Duration = Duration::from_millis(150).saturating_sub(timeman::MOVE_TIME_MARGIN_MAX);
 
 impl Searcher {
     /// A searcher with a transposition table of about `hash_mb` megabytes.
@@ -182,10 +190,12 @@ impl Searcher {
         self.features = features;
     }
 
-    /// The Multi-ProbCut level of a midgame search within `limits` (`Selectivity::EXACT`: none).
-    pub fn selectivity(&self, limits: &Limits) -> Selectivity {
-        self.selectivity.unwrap_or(match limits {
-            Limits::Depth(_) => DEPTH_SELECTIVITY,
+    /// The Multi-ProbCut level of a midgame search within `limits` (`Selectivity::EXACT`: none),
+    /// given its deadlines when it is timed.
+    fn selectivity(&self, limits: &Limits, deadlines: Option<&Deadlines>) -> Selectivity {
+        self.selectivity.unwrap_or(match (limits, deadlines) {
+            (Limits::Depth(_), _) => DEPTH_SELECTIVITY,
+            (_, Some(d)) if d.soft.saturating_duration_since(d.start) >= LONG_SEARCH => LONG_SELECTIVITY,
             _ => TIMED_SELECTIVITY,
         })
     }
@@ -275,7 +285,7 @@ impl Searcher {
         }
         let hard_deadline = deadlines.map(|d| d.hard);
         let solve = hand_over(empties, limits, start, deadlines.as_ref());
-        let selectivity = self.selectivity(limits);
+        let selectivity = self.selectivity(limits, deadlines.as_ref());
         let mut worker = Worker::new(&mut self.tt, &self.evaluator, &self.features, selectivity, observer, node_limit);
         let Some(solve) = solve else {
             worker.hard_deadline = hard_deadline;

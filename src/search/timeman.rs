@@ -30,7 +30,7 @@ pub struct Deadlines {
 /// Kept back from a `go time` budget: the clock is polled every [`crate::search::POLL_INTERVAL`]
 /// nodes (a fraction of a millisecond), but on a loaded machine the thread can lose the processor
 /// for a few milliseconds around the deadline (measured: up to 5.3 ms over without a margin).
-const MOVE_TIME_MARGIN_MAX: Duration = Duration::from_millis(3);
+pub const MOVE_TIME_MARGIN_MAX: Duration = Duration::from_millis(3);
 
 /// Deadlines for `go time`: the budget less a margin of up to an eighth of it.
 pub fn move_time(start: Instant, budget: Duration) -> Deadlines {
