@@ -105,7 +105,7 @@ pub struct Learning {
     /// processes learn the same games without scoring a position twice (`book merge` joins them).
     pub shard: (u32, u32),
     /// Also score again the game's positions that are in the book with moves scored below `depth`
-    /// ([`rescore`]), so that the lines played rest on searches as deep as the new ones.
+    /// (`rescore`), so that the lines played rest on searches as deep as the new ones.
     pub rescore: bool,
 }
 

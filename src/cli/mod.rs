@@ -33,7 +33,7 @@ pub fn usage_error(message: impl std::fmt::Display) -> std::process::ExitCode {
     std::process::ExitCode::from(USAGE)
 }
 
-/// Writes one line of a report on stdout; see [`say!`].
+/// Writes one line of a report on stdout; see `say!`.
 pub fn say_line(line: std::fmt::Arguments) {
     use std::io::Write;
     match writeln!(std::io::stdout().lock(), "{line}") {

@@ -1,6 +1,6 @@
 //! GGF game records (the Generic Game Format of GGS, which NBoard sends in `set game`): the start board
 //! `BO[8 <64 squares> <side>]`, the moves `B[..]`/`W[..]` with optional `/eval/time` and `PA` passes, and
-//! the clock `TI[..]`. Parsing, and [`write`] for a game played here; the moves are replayed through
+//! the clock `TI[..]`. Parsing, and [`write()`] for a game played here; the moves are replayed through
 //! [`Game`], which owns the rules.
 
 use crate::rules::board::{Color, IllegalMove, Move, Notation, Position};

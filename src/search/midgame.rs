@@ -125,7 +125,7 @@ impl Node {
 
 /// Owns what survives between searches of one game: the transposition table (the midgame search's
 /// and the endgame solver's), the evaluation and the ordering features. Each search runs in a fresh
-/// [`Worker`].
+/// `Worker`.
 pub struct Searcher {
     tt: Table,
     evaluator: Evaluator,

@@ -159,7 +159,7 @@ pub fn is_gated(t: f64) -> bool {
 }
 
 /// Whether the high and the low ProbCut test of a null-window node at (`beta - 1`, `beta`) are worth
-/// their shallow search, judged by the node's static evaluation `eval`: from [`GATE_MIN_T`] on, the
+/// their shallow search, judged by the node's static evaluation `eval`: from `GATE_MIN_T` on, the
 /// high test only when the evaluation is at least (t - 1.1) sigma above the window, the low test only
 /// when it is that far below it. Most tests whose node the evaluation puts near the window fail and
 /// cost a shallow search each (Edax gates its ProbCut by the evaluation too). Skipping a test only

@@ -13,7 +13,7 @@
 //! in a fixed order in f64, so the same files give the same weights bit for bit.
 //!
 //! Every class stays in memory with its feature indices (3.6 GB for 13 M positions): `stream-fit`
-//! ([`crate::stream_fit`]) fits the same objective on the same classes in bounded memory. An
+//! ([`crate::stream_fit`](mod@crate::stream_fit)) fits the same objective on the same classes in bounded memory. An
 //! existing output file is refused unless `--force`.
 
 use crate::record::Label;
