@@ -145,7 +145,9 @@ pub const DEPTH_SELECTIVITY: Selectivity = Selectivity::level(87);
 pub const TIMED_SELECTIVITY: Selectivity = Selectivity::MOST;
 /// The selectivity of a search given at least [`LONG_SEARCH`] unless set otherwise: deeper searches
 /// cross more cut nodes, and surer cuts pay (at 400 ms a move, 73% against 58%: +22.9 Elo [+2.1,
-/// +43.9], an SPRT accepted after 804 games; docs/search.md, "Selectivity by the time a move").
+/// +43.9], an SPRT accepted after 804 games; docs/search.md, "Selectivity by the time a move"), but
+/// no surer: at 1 s a move 87% lost to it (-87.4 Elo [-139.3, -39.0], an SPRT rejected after 138
+/// games; docs/search.md, "87% at a second a move").
 pub const LONG_SELECTIVITY: Selectivity = Selectivity::level(73);
 /// The time to the soft deadline (a game clock's share, or a fixed time a move less its margin:
 /// `go time 150` and longer) from which a search runs at [`LONG_SELECTIVITY`].
