@@ -2,7 +2,8 @@
 //!
 //! - `gen`: self-play games with exact endgame values (see `selfplay`), sharded and resumable;
 //! - `merge`: several game files into one, each game once, in index order;
-//! - `convert`: a game file from one form to the other (`games`: binary, or text for `.txt`);
+//! - `convert`: a game file from one form or binary version to another (`games`: binary, or text
+//!   for `.txt`);
 //! - `fit`: the evaluation weights from game files, by conjugate gradients in memory (see `fit`);
 //! - `stream-fit`: the same fit by mini-batch Adam over samples on disk, in bounded memory (see
 //!   `samples` and `stream_fit`);
@@ -25,7 +26,7 @@ const USAGE: &str = "usage (a game file is binary, or text when its name ends in
   ebony-train gen --out FILE --games N [--seed S] [--shard K/N] [--random LO-HI] [--depth D]
                   [--noise N] [--solve E] [--endgame-noise N] [--eval WEIGHTS] [--opening-margin M]
   ebony-train merge --out FILE FILE...
-  ebony-train convert IN OUT
+  ebony-train convert [--version 1|2] IN OUT
   ebony-train fit --out WEIGHTS [--force] [--search-weight L] [--ridge R] [--smooth S] [--iterations N]
                   FILE[@WEIGHT]...
   ebony-train stream-fit --out WEIGHTS [--force] [--method adam|cg] [--search-weight L] [--ridge R]
@@ -160,37 +161,44 @@ fn merge(mut args: Args) -> Result<(), String> {
             records.insert(record.index, record);
         }
     }
-    write_games(&out, &header.unwrap_or_default(), records.values())?;
+    write_games(&out, &header.unwrap_or_default(), games::VERSION, records.values())?;
     eprintln!("{} games in {out}", records.len());
     Ok(())
 }
 
-/// Writes a new game file (an existing one is refused: a merge or conversion never appends).
+/// Writes a new game file, binary in `version` unless its name ends in .txt (an existing file is
+/// refused: a merge or conversion never appends).
 fn write_games<'a>(
     out: &str,
     header: &str,
+    version: u8,
     records: impl Iterator<Item = &'a record::GameRecord>,
 ) -> Result<(), String> {
-    if std::fs::metadata(out).is_ok() {
-        return Err(format!("{out} exists; choose a new file"));
-    }
-    let (mut writer, _) = games::Writer::resume(out, header)?;
+    let mut writer = games::Writer::create(out, header, version)?;
     for record in records {
         writer.write(record)?;
     }
     writer.flush()
 }
 
-/// A game file in the other form, checked by a round trip: the output read back gives the input's
-/// header and records.
-fn convert(args: Args) -> Result<(), String> {
+/// A game file in another form or binary version, checked by a round trip: the output read back
+/// gives the input's header and records.
+fn convert(mut args: Args) -> Result<(), String> {
+    let version = args.take("version");
     let files = args.finish()?;
     let [input, out] = &files[..] else { return Err("convert takes two files: IN OUT".to_string()) };
+    let version = match version.as_deref() {
+        None => games::VERSION,
+        Some(_) if games::is_text(out) => return Err("--version is the binary form's; OUT ends in .txt".to_string()),
+        Some("1") => 1,
+        Some("2") => 2,
+        Some(other) => return Err(format!("--version {other}: expected 1 or 2")),
+    };
     let (header, records) = games::read_all(input)?;
     for record in &records {
         record.positions().map_err(|e| format!("{input}: {e}"))?;
     }
-    write_games(out, &header, records.iter())?;
+    write_games(out, &header, version, records.iter())?;
     if games::read_all(out)? != (header, records.clone()) {
         return Err(format!("{out} does not read back as {input}"));
     }

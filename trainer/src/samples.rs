@@ -12,8 +12,8 @@
 //!
 //! K is chosen from the game files' sizes so that a bucket fits in the memory cap: a position costs
 //! [`MEMORY_PER_POSITION`] bytes in memory while its bucket is sorted, and a game file never holds
-//! more positions than bytes (a binary record takes at least 8 bytes more than its moves, a text
-//! line 2 bytes a move), so the bound holds for any data.
+//! more positions than [`crate::games::max_positions`] says (its bytes, or 61/9 of them for the
+//! binary form's version 2), so the bound holds for any data.
 //!
 //! The work directory keeps the two files and a manifest naming the inputs (paths, sizes, times of
 //! change, file weights, search weight): a later run on the same inputs reuses them.
@@ -175,8 +175,8 @@ pub fn prepare(files: &[(String, f64)], search_weight: f64, dir: &Path, cap: u64
         }
     }
     let _ = std::fs::remove_file(&manifest_path);
-    let bytes: u64 = files.iter().map(|(path, _)| std::fs::metadata(path).map_or(0, |m| m.len())).sum();
-    let buckets = (bytes * MEMORY_PER_POSITION).div_ceil(cap.max(1)).max(1);
+    let positions = files.iter().map(|(path, _)| crate::games::max_positions(path)).sum::<Result<u64, String>>()?;
+    let buckets = (positions * MEMORY_PER_POSITION).div_ceil(cap.max(1)).max(1);
     if buckets > MAX_BUCKETS {
         return Err(format!("{buckets} buckets of at most {cap} bytes: raise the memory cap"));
     }

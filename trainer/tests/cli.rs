@@ -1,4 +1,5 @@
-//! `ebony-train` run as a user runs it: help, and a game file converted to the other form and back.
+//! `ebony-train` run as a user runs it: help, and a game file converted to the other form or binary
+//! version and back.
 
 use std::process::Command;
 
@@ -19,7 +20,7 @@ fn help_after_a_command_prints_the_usage() {
 }
 
 #[test]
-fn a_game_file_converts_to_binary_and_back_unchanged() {
+fn a_game_file_converts_to_either_binary_version_and_back_unchanged() {
     let dir = std::env::temp_dir().join(format!("ebony-train-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
@@ -36,6 +37,21 @@ fn a_game_file_converts_to_binary_and_back_unchanged() {
     // An existing output is never overwritten.
     let out = train(&["convert", &text, &binary]);
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("exists"));
+    // Version 2 (the default) to version 1 and back, byte for byte.
+    let (one, two) = (path("g1.ebgm"), path("g2.ebgm"));
+    assert!(train(&["convert", "--version", "1", &binary, &one]).status.success());
+    assert!(train(&["convert", &one, &two]).status.success());
+    let [v2, v1, again] = [&binary, &one, &two].map(|p| std::fs::read(p).unwrap());
+    assert_eq!((v2[4], v1[4]), (2, 1));
+    assert_eq!(v2, again);
+    assert!(v2.len() < v1.len());
+    for (args, message) in [
+        (["convert", "--version", "3", &binary, &path("g3.ebgm")], "expected 1 or 2"),
+        (["convert", "--version", "1", &binary, &path("g3.txt")], "binary form"),
+    ] {
+        let out = train(&args);
+        assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains(message), "{args:?}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
