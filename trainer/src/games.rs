@@ -59,7 +59,7 @@ use ebony::rules::board::{Board, Color};
 use ebony::rules::square::Square;
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 
 const MAGIC: &[u8; 4] = b"EBGM";
 /// The binary version of a new file; a reader reads every version from 1 to this.
@@ -351,14 +351,10 @@ impl Reader {
     pub fn open(path: &str) -> Result<Reader, String> {
         let file = File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let mut input = BufReader::new(file);
-        let mut magic = [0u8; 5];
-        let mut have = 0;
-        while have < magic.len() {
-            match input.read(&mut magic[have..]).map_err(|e| format!("cannot read {path}: {e}"))? {
-                0 => break,
-                n => have += n,
-            }
-        }
+        // Looked at without consuming: a text file's header line may be shorter than the magic. A
+        // regular file fills the buffer in one read, so a binary file's magic and version are here.
+        let start = input.fill_buf().map_err(|e| format!("cannot read {path}: {e}"))?;
+        let version = (start.len() >= 5 && &start[..4] == MAGIC).then(|| start[4]);
         let mut reader = Reader {
             path: path.to_string(),
             input,
@@ -368,28 +364,21 @@ impl Reader {
             good_len: 0,
             torn: false,
         };
-        if have == 5 && &magic[..4] == MAGIC {
-            check_version(magic[4]).map_err(|e| format!("{path}: {e}"))?;
-            reader.form = Form::Binary(magic[4]);
+        if let Some(version) = version {
+            check_version(version).map_err(|e| format!("{path}: {e}"))?;
+            reader.input.consume(5);
+            reader.form = Form::Binary(version);
             let len = reader.varint()?.ok_or_else(|| format!("{path}: no header"))?;
             let bytes = reader.exact(len)?.ok_or_else(|| format!("{path}: the header ends early"))?;
             reader.header = String::from_utf8(bytes).map_err(|_| format!("{path}: the header is not UTF-8"))?;
             reader.good_len = 5 + varint_len(len) + len;
             return Ok(reader);
         }
-        // The text form: the bytes read so far start its header line.
-        let mut first = magic[..have].to_vec();
-        let mut rest = String::new();
-        if !first.contains(&b'\n') {
-            use std::io::BufRead;
-            reader.input.read_line(&mut rest).map_err(|e| format!("cannot read {path}: {e}"))?;
-        }
-        first.extend(rest.as_bytes());
-        let line = String::from_utf8(first).map_err(|_| format!("{path}: not a game file"))?;
-        let (head, after) = line.split_once('\n').ok_or_else(|| format!("{path}: not a game file (no header line)"))?;
-        if !head.starts_with('#') || !after.is_empty() {
-            return Err(format!("{path}: not a game file (no header line)"));
-        }
+        let mut line = Vec::new();
+        reader.input.read_until(b'\n', &mut line).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let line = String::from_utf8(line).map_err(|_| format!("{path}: not a game file"))?;
+        let head = line.strip_suffix('\n').filter(|head| head.starts_with('#'));
+        let head = head.ok_or_else(|| format!("{path}: not a game file (no header line)"))?;
         reader.header = head.trim_start_matches('#').trim().to_string();
         reader.good_len = line.len() as u64;
         reader.line = 1;
@@ -424,7 +413,6 @@ impl Reader {
     /// The next record, `None` at the end (or at a torn last record: see `torn`).
     pub fn next_record(&mut self) -> Result<Option<GameRecord>, String> {
         let Form::Binary(version) = self.form else {
-            use std::io::BufRead;
             loop {
                 let mut line = String::new();
                 let n = self.input.read_line(&mut line).map_err(|e| format!("cannot read {}: {e}", self.path))?;
@@ -778,6 +766,24 @@ mod tests {
             assert!(Writer::resume(&path, "settings b").unwrap_err().contains("other settings"));
             assert!(Writer::create(&path, "settings a", 2).unwrap_err().contains("exists"));
             std::fs::remove_file(&path).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_text_header_shorter_than_the_binary_magic_reads() {
+        let record = game(3, vec![64, 64, 64], vec![10, 12, 20]);
+        for header in ["#", "# ", "#x"] {
+            let path = temp("short.txt");
+            std::fs::write(&path, format!("{header}\n{record}\n")).unwrap();
+            let mut reader = Reader::open(&path).unwrap();
+            assert_eq!(reader.header, header.trim_start_matches('#').trim());
+            assert_eq!(reader.next_record().unwrap(), Some(record.clone()));
+            assert_eq!(reader.next_record().unwrap(), None);
+        }
+        for bad in ["", "#", "x\n", "EBGM"] {
+            let path = temp("bad-header.txt");
+            std::fs::write(&path, bad).unwrap();
+            assert!(Reader::open(&path).is_err(), "{bad:?}");
         }
     }
 
