@@ -45,11 +45,11 @@
 //!   means "escaped": the score itself is in the list after the nibbles, one byte each, in order.
 //! - Varints are LEB128 (7 bits a byte, least significant first).
 //!
-//! Version 2's layout was chosen by size after `gzip -9` (git keeps blobs zlib-compressed), on the
-//! 137,023 games of `om-d8-seed17.ebgm`, in bytes a game raw and compressed: version 1, 94.2 and
-//! 70.2; a byte a choice, 92.1 and 54.7; a nibble a choice, 63.4 and 50.2 (64.3 and 50.6 with the
-//! moves without a choice stored too). The values and the scores are as in version 1: a byte a
-//! score, or a byte a score's difference, took 2 to 5 bytes a game more after compression.
+//! Version 2's layout was chosen by size after `gzip -9` (git keeps blobs zlib-compressed): on the
+//! 137,023 games of `om-d8-seed17.ebgm`, 94.2 bytes a game raw and 70.2 compressed in version 1,
+//! 63.4 and 50.2 in version 2 (`ebony-train convert` to either version, then `gzip -9 | wc -c`).
+//! Throwaway encoders that stored a choice a byte, or kept the moves without a choice, or stored
+//! the scores a byte each, all came out larger after compression.
 //!
 //! A record's length prefix lets a reader tell a torn last record (an interrupted write: fewer
 //! bytes left than the length) from a corrupt one, and a resumed run cut it off.
