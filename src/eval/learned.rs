@@ -24,8 +24,10 @@
 //! scores each from the node's values, reading only the copies the move changes: the same sums, 5%
 //! less time to depth 18 (commit dc3458c, 2026-11-25; docs/speed.md).
 //!
-//! Weights are 16-bit, in 1/[`SCALE`] disc. The phase is the number of empties in steps of
-//! [`PHASE_WIDTH`]; neighbouring phases are tied in the fit so that the estimate moves smoothly.
+//! Weights are 16-bit, in 1/[`SCALE`] disc, in files and for the trainer; the evaluation reads the
+//! patterns' weights as 8-bit multiples of a step ([`Tables`]). The phase is the number of empties in
+//! steps of [`PHASE_WIDTH`]; neighbouring phases are tied in the fit so that the estimate moves
+//! smoothly.
 
 use crate::formats::fnv1a;
 use crate::rules::masks::{neighbours, QUADRANTS};
@@ -92,15 +94,29 @@ const SHAPES: [&[u8]; 15] = [
 ];
 
 /// Copies of all patterns on the board (a copy per distinct set of squares among the symmetries).
-pub const INSTANCES: usize = {
+pub const INSTANCES: usize = copies_of(&SHAPES);
+
+/// Where the evaluation reads them, pattern weights are 8-bit multiples of a step ([`Tables`]): the
+/// first `COARSE_SHAPES` patterns of [`SHAPES`] have [`COARSE_STEP`], the others [`FINE_STEP`]. The
+/// edge with both X-squares is the one pattern with many weights past 127 fine steps (7.9 discs):
+/// 2,169 of its 885,735 (15 phases), up to 18.5 discs, where the other patterns have 237 of 8.7 M.
+const COARSE_SHAPES: usize = 1;
+/// Their copies, the first lanes of a [`Patterns`] vector.
+const COARSE_COPIES: usize = copies_of(SHAPES.split_at(COARSE_SHAPES).0);
+/// The steps, in 1/[`SCALE`] disc: 1/8 and 1/16 disc.
+const COARSE_STEP: i32 = 8;
+const FINE_STEP: i32 = 4;
+
+/// The copies on the board of all of `shapes`.
+const fn copies_of(shapes: &[&[u8]]) -> usize {
     let mut total = 0;
     let mut i = 0;
-    while i < SHAPES.len() {
-        total += copies(SHAPES[i]);
+    while i < shapes.len() {
+        total += copies(shapes[i]);
         i += 1;
     }
     total
-};
+}
 
 /// The distinct sets of squares that the eight symmetries make of `squares`.
 const fn copies(squares: &[u8]) -> usize {
@@ -191,6 +207,10 @@ struct Layout {
     edge_moves: u32,
     /// The weights of one phase.
     size: usize,
+    /// The patterns' share of them (the global features and the edges' moves come after), and the
+    /// coarse patterns' ([`COARSE_SHAPES`]), which come first.
+    patterns_size: usize,
+    coarse_size: usize,
     /// For each square, what a disc worth 1 there adds to each copy's base-3 value (0 for the copies
     /// without the square): what [`Patterns`] adds as moves are played.
     deltas: Box<[[u16; LANES]; 64]>,
@@ -206,8 +226,11 @@ fn layout() -> &'static Layout {
         let mut instances = [Instance { mask: 0, digits: 0, offset: 0 }; INSTANCES];
         let mut digits: Vec<u16> = Vec::new();
         let mut tables: Vec<(Vec<usize>, u32)> = Vec::new();
-        let (mut count, mut offset) = (0, 0u32);
-        for squares in SHAPES {
+        let (mut count, mut offset, mut coarse_size) = (0, 0u32, 0);
+        for (shape, squares) in SHAPES.iter().enumerate() {
+            if shape == COARSE_SHAPES {
+                coarse_size = offset as usize;
+            }
             let mut seen: Vec<u64> = Vec::new();
             for k in 0..8 {
                 // The board square that symmetry k maps onto each canonical square, in digit order.
@@ -239,6 +262,7 @@ fn layout() -> &'static Layout {
             offset += POW3[squares.len()];
         }
         assert_eq!(count, INSTANCES, "the copies found must be the INSTANCES counted from SHAPES");
+        let patterns_size = offset as usize;
         let mut globals = [0u32; GLOBALS.len()];
         for (start, size) in globals.iter_mut().zip(GLOBALS) {
             *start = offset;
@@ -259,7 +283,18 @@ fn layout() -> &'static Layout {
         for (lane, inst) in offsets.iter_mut().zip(&instances) {
             *lane = inst.offset;
         }
-        Layout { instances, digits, globals, edge_moves, size: offset as usize, deltas, lanes, offsets }
+        Layout {
+            instances,
+            digits,
+            globals,
+            edge_moves,
+            size: offset as usize,
+            patterns_size,
+            coarse_size,
+            deltas,
+            lanes,
+            offsets,
+        }
     })
 }
 
@@ -348,6 +383,8 @@ fn globals(layout: &Layout, p: u64, o: u64, moves: u64) -> [u32; EXTRAS] {
 /// handle whole.
 const LANES: usize = 64;
 const _: () = assert!(INSTANCES <= LANES);
+/// The lanes of the coarse patterns' copies.
+const COARSE_LANES: u64 = (1 << COARSE_COPIES) - 1;
 
 /// The base-3 value of every pattern copy of a position, read from both sides: what the learnt
 /// evaluation looks up, kept up to date as the search plays moves ([`Patterns::play`]: a few vector
@@ -402,7 +439,7 @@ impl Patterns {
 /// ply above the leaves, which scores every child it tries, spends its time on.
 pub struct Children<'a> {
     /// The children's phase's weights.
-    table: &'a [i16],
+    phase: Phase<'a>,
     /// The parent's values from the opponent's side: each child's own before its move.
     theirs: &'a [u16; LANES],
     /// The weight of each copy at those values, and their sum.
@@ -426,18 +463,20 @@ impl Children<'_> {
             rest &= rest - 1;
         }
         let mut sum = self.sum;
-        while changed != 0 {
-            let lane = changed.trailing_zeros() as usize;
-            changed &= changed - 1;
-            // SAFETY: as in `pattern_sum`; `lane` is a copy's (only copies contain squares).
-            let new = unsafe { *self.table.get_unchecked((layout.offsets[lane] + own[lane] as u32) as usize) };
-            sum += new as i32 - self.weights[lane] as i32;
+        // Only copies contain squares, so every lane here is a copy's.
+        let (mut coarse, mut fine) = (changed & COARSE_LANES, changed & !COARSE_LANES);
+        while coarse != 0 {
+            let lane = coarse.trailing_zeros() as usize;
+            coarse &= coarse - 1;
+            sum +=
+                self.phase.weight::<COARSE_STEP>(layout.offsets[lane] + own[lane] as u32) - self.weights[lane] as i32;
         }
-        for i in globals(layout, p, o, moves) {
-            // SAFETY: global offsets plus capped values stay below `phase_size()`.
-            sum += unsafe { *self.table.get_unchecked(i as usize) } as i32;
+        while fine != 0 {
+            let lane = fine.trailing_zeros() as usize;
+            fine &= fine - 1;
+            sum += self.phase.weight::<FINE_STEP>(layout.offsets[lane] + own[lane] as u32) - self.weights[lane] as i32;
         }
-        sum
+        sum + self.phase.extras(layout, p, o, moves)
     }
 
     /// [`Children::score`] in discs, as [`Weights::discs`] of the child.
@@ -447,15 +486,17 @@ impl Children<'_> {
     }
 }
 
-/// The sum of the pattern weights of `table` (one phase's) at `offsets` plus `values`, lane by lane
-/// over the [`INSTANCES`] copies. (An AVX-512 gather of the weights measured no faster: the time goes
-/// into reading the weights from memory, not into the indexing.)
+/// The sum of the pattern weights of one phase at `offsets` plus `values`, lane by lane over the
+/// [`INSTANCES`] copies. (An AVX-512 gather of the weights measured no faster: the time goes into
+/// reading the weights from memory, not into the indexing.)
 #[inline(always)]
-fn pattern_sum(table: &[i16], offsets: &[u32; LANES], values: &[u16; LANES]) -> i32 {
+fn pattern_sum(phase: &Phase, offsets: &[u32; LANES], values: &[u16; LANES]) -> i32 {
     let mut sum = 0;
-    for lane in 0..INSTANCES {
-        // SAFETY: a copy's value is below 3^squares, the size of its pattern's table at its offset.
-        sum += unsafe { *table.get_unchecked((offsets[lane] + values[lane] as u32) as usize) } as i32;
+    for lane in 0..COARSE_COPIES {
+        sum += phase.weight::<COARSE_STEP>(offsets[lane] + values[lane] as u32);
+    }
+    for lane in COARSE_COPIES..INSTANCES {
+        sum += phase.weight::<FINE_STEP>(offsets[lane] + values[lane] as u32);
     }
     sum
 }
@@ -598,10 +639,102 @@ fn layout_fingerprint() -> u64 {
     fnv1a(description)
 }
 
-/// A weight set: `PHASES` tables of `phase_size()` weights.
+/// A weight set: `PHASES` tables of `phase_size()` weights, and the same weights as the evaluation
+/// reads them ([`Tables`]).
 #[derive(PartialEq, Eq)]
 pub struct Weights {
     values: Box<[i16]>,
+    tables: Tables,
+}
+
+/// The weights as the evaluation reads them: the patterns' as 8-bit multiples of a step (1/8 disc
+/// for the edge with both X-squares, 1/16 for the others: [`COARSE_STEP`], [`FINE_STEP`]), rounded
+/// to the nearest (halves to the even one, so that neither side gains on average), the few beyond 127
+/// steps clipped; the global features' and the edges' moves 16-bit, in 1/[`SCALE`] disc. The
+/// patterns' tables take 9.6 MB where 16 bits took 19.1, and a search runs a few percent faster
+/// (docs/evaluation.md, "Pattern weights in 8 bits, kept").
+#[derive(PartialEq, Eq)]
+struct Tables {
+    /// `PHASES` blocks of `Layout::patterns_size` steps.
+    patterns: Box<[i8]>,
+    /// `PHASES` blocks of the weights after the patterns'.
+    extras: Box<[i16]>,
+}
+
+impl Tables {
+    fn new(values: &[i16]) -> Tables {
+        let layout = layout();
+        let (coarse_size, patterns_size, size) = (layout.coarse_size, layout.patterns_size, layout.size);
+        // Read at random at every evaluation, so huge pages spare TLB misses.
+        let mut patterns = crate::memory::huge_vec(PHASES * patterns_size, 0i8);
+        let mut extras = Vec::with_capacity(PHASES * (size - patterns_size));
+        for (steps, weights) in patterns.chunks_exact_mut(patterns_size).zip(values.chunks_exact(size)) {
+            for (i, (step, &weight)) in steps.iter_mut().zip(weights).enumerate() {
+                *step = nearest_step(weight, if i < coarse_size { COARSE_STEP } else { FINE_STEP });
+            }
+            extras.extend_from_slice(&weights[patterns_size..]);
+        }
+        Tables { patterns: patterns.into_boxed_slice(), extras: extras.into_boxed_slice() }
+    }
+
+    /// The tables of one phase.
+    #[inline(always)]
+    fn phase(&self, phase: usize) -> Phase<'_> {
+        let layout = layout();
+        let extras_size = layout.size - layout.patterns_size;
+        Phase {
+            patterns: &self.patterns[phase * layout.patterns_size..][..layout.patterns_size],
+            extras: &self.extras[phase * extras_size..][..extras_size],
+        }
+    }
+}
+
+/// `weight` in multiples of `step`, rounded to the nearest (halves to the even one), within 8 bits.
+fn nearest_step(weight: i16, step: i32) -> i8 {
+    nearest_multiple(weight, step).clamp(i8::MIN.into(), i8::MAX.into()) as i8
+}
+
+/// `weight` in multiples of `step`, rounded to the nearest, halves to the even one.
+fn nearest_multiple(weight: i16, step: i32) -> i32 {
+    let (quotient, rest) = (i32::from(weight).div_euclid(step), i32::from(weight).rem_euclid(step));
+    match (2 * rest).cmp(&step) {
+        std::cmp::Ordering::Less => quotient,
+        std::cmp::Ordering::Greater => quotient + 1,
+        std::cmp::Ordering::Equal => quotient + (quotient & 1),
+    }
+}
+
+/// One phase's [`Tables`].
+#[derive(Clone, Copy)]
+struct Phase<'a> {
+    patterns: &'a [i8],
+    extras: &'a [i16],
+}
+
+impl Phase<'_> {
+    /// The weight at pattern index `index` (a copy's offset plus its value), whose pattern has the
+    /// step `STEP`, in 1/[`SCALE`] disc.
+    #[inline(always)]
+    fn weight<const STEP: i32>(&self, index: u32) -> i32 {
+        // SAFETY: a copy's value is below 3^squares, the size of its pattern's table at its offset,
+        // and the patterns' tables make up the block.
+        i32::from(unsafe { *self.patterns.get_unchecked(index as usize) }) * STEP
+    }
+
+    /// The weights of the global features and the edges' moves of the position `p` (to move) against
+    /// `o`, whose legal moves are `moves`.
+    #[inline(always)]
+    fn extras(&self, layout: &Layout, p: u64, o: u64, moves: u64) -> i32 {
+        globals(layout, p, o, moves).iter().map(|&i| self.extra(layout, i)).sum()
+    }
+
+    /// The weight at `index` of a phase's full table, for an index past the patterns'.
+    #[inline(always)]
+    fn extra(&self, layout: &Layout, index: u32) -> i32 {
+        // SAFETY: global offsets plus capped values stay below `phase_size()`, and start at
+        // `patterns_size`.
+        unsafe { *self.extras.get_unchecked(index as usize - layout.patterns_size) }.into()
+    }
 }
 
 impl fmt::Debug for Weights {
@@ -613,7 +746,11 @@ impl fmt::Debug for Weights {
 impl Weights {
     /// All zero: every position scores 0.
     pub fn zero() -> Weights {
-        Weights { values: vec![0; PHASES * phase_size()].into_boxed_slice() }
+        Weights::new(vec![0; PHASES * phase_size()])
+    }
+
+    fn new(values: Vec<i16>) -> Weights {
+        Weights { tables: Tables::new(&values), values: values.into_boxed_slice() }
     }
 
     /// Weights phase by phase, `PHASES * phase_size()` of them, tied as the fit ties them (every
@@ -630,7 +767,7 @@ impl Weights {
                 return Err(WeightsError::Untied);
             }
         }
-        Ok(Weights { values: values.into_boxed_slice() })
+        Ok(Weights::new(values))
     }
 
     pub fn values(&self) -> &[i16] {
@@ -674,8 +811,7 @@ impl Weights {
         if version == VERSION_FULL {
             return Weights::from_values(read.collect());
         }
-        // Read at random at every evaluation: 6.8 MB, so huge pages spare TLB misses.
-        let mut values = crate::memory::huge_vec(PHASES * size, 0i16);
+        let mut values = vec![0i16; PHASES * size];
         for phase in values.chunks_exact_mut(size) {
             for (i, value) in representatives(canon).zip(&mut read) {
                 phase[i] = value;
@@ -684,7 +820,7 @@ impl Weights {
                 phase[i] = phase[canon[i] as usize];
             }
         }
-        Ok(Weights { values: values.into_boxed_slice() })
+        Ok(Weights::new(values))
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -709,27 +845,25 @@ impl Weights {
     /// 1/[`SCALE`] disc.
     #[inline]
     pub fn score(&self, p: u64, o: u64, moves: u64) -> i32 {
-        let size = phase_size();
-        let start = phase((!(p | o)).count_ones()) * size;
-        let table = &self.values[start..start + size];
-        // SAFETY: every feature index is below `phase_size()` (pattern offsets plus base-3 values
-        // of their squares, global offsets plus capped values; the tests check the bound).
-        features(p, o, moves).iter().map(|&i| unsafe { *table.get_unchecked(i as usize) } as i32).sum()
+        let layout = layout();
+        let phase = self.tables.phase(phase((!(p | o)).count_ones()));
+        // Every feature index is below `phase_size()` (pattern offsets plus base-3 values of their
+        // squares, global offsets plus capped values; the tests check the bound), and the copies'
+        // come first, the coarse patterns' before the others.
+        let indices = features(p, o, moves);
+        let (copies, extras) = indices.split_at(INSTANCES);
+        let (coarse, fine) = copies.split_at(COARSE_COPIES);
+        coarse.iter().map(|&i| phase.weight::<COARSE_STEP>(i)).sum::<i32>()
+            + fine.iter().map(|&i| phase.weight::<FINE_STEP>(i)).sum::<i32>()
+            + extras.iter().map(|&i| phase.extra(layout, i)).sum::<i32>()
     }
 
     /// [`Weights::score`] from the position's [`Patterns`], kept by the caller as moves are played.
     #[inline]
     pub fn score_patterns(&self, patterns: &Patterns, p: u64, o: u64, moves: u64) -> i32 {
         let layout = layout();
-        let size = layout.size;
-        let start = phase((!(p | o)).count_ones()) * size;
-        let table = &self.values[start..start + size];
-        let mut sum = pattern_sum(table, &layout.offsets, &patterns.own);
-        for i in globals(layout, p, o, moves) {
-            // SAFETY: global offsets plus capped values stay below `phase_size()`.
-            sum += unsafe { *table.get_unchecked(i as usize) } as i32;
-        }
-        sum
+        let phase = self.tables.phase(phase((!(p | o)).count_ones()));
+        pattern_sum(&phase, &layout.offsets, &patterns.own) + phase.extras(layout, p, o, moves)
     }
 
     /// The children of the position whose values are `patterns`, with `empties` empty squares, to
@@ -737,17 +871,21 @@ impl Weights {
     #[inline]
     pub fn children<'a>(&'a self, patterns: &'a Patterns, empties: u32) -> Children<'a> {
         let layout = layout();
-        let size = layout.size;
-        let start = phase(empties.saturating_sub(1)) * size;
-        let table = &self.values[start..start + size];
+        let phase = self.tables.phase(phase(empties.saturating_sub(1)));
         let mut weights = [0i16; LANES];
         let mut sum = 0;
         for (lane, w) in weights.iter_mut().enumerate().take(INSTANCES) {
-            // SAFETY: as in `pattern_sum`.
-            *w = unsafe { *table.get_unchecked((layout.offsets[lane] + patterns.theirs[lane] as u32) as usize) };
-            sum += *w as i32;
+            let index = layout.offsets[lane] + patterns.theirs[lane] as u32;
+            let weight = if lane < COARSE_COPIES {
+                phase.weight::<COARSE_STEP>(index)
+            } else {
+                phase.weight::<FINE_STEP>(index)
+            };
+            // A step times at most 128: within 16 bits.
+            *w = weight as i16;
+            sum += weight;
         }
-        Children { table, theirs: &patterns.theirs, weights, sum }
+        Children { phase, theirs: &patterns.theirs, weights, sum }
     }
 
     /// The estimate in discs, rounded, within -64..=64.
@@ -970,6 +1108,101 @@ mod tests {
             .flat_map(|ph| canon.iter().map(move |&c| ((c as usize * 7 + ph * 13) % 2001) as i16 - 1000))
             .collect();
         Weights::from_values(values).unwrap()
+    }
+
+    #[test]
+    fn weights_round_to_the_nearest_step_halves_to_even() {
+        let cases = [(0, 0), (1, 0), (2, 0), (3, 1), (5, 1), (6, 2), (10, 2), (-2, 0), (-3, -1), (-6, -2), (-10, -2)];
+        for (weight, steps) in cases {
+            assert_eq!(nearest_step(weight, FINE_STEP), steps, "{weight}");
+        }
+        assert_eq!(nearest_step(12, COARSE_STEP), 2);
+        assert_eq!(nearest_step(-12, COARSE_STEP), -2);
+        assert_eq!(nearest_step(508, FINE_STEP), 127);
+        assert_eq!(nearest_step(600, FINE_STEP), 127);
+        assert_eq!(nearest_step(-1000, FINE_STEP), -128);
+        assert_eq!(nearest_step(i16::MAX, COARSE_STEP), 127);
+    }
+
+    #[test]
+    fn the_evaluation_reads_the_weights_rounded_to_their_steps() {
+        use crate::rules::board::Board;
+        use crate::rules::square::Squares;
+        let (weights, layout) = (builtin(), layout());
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let (mut positions, mut moved) = (0, 0i64);
+        for _ in 0..20 {
+            let mut board = Board::START;
+            while !board.is_game_over() {
+                if board.moves() == 0 {
+                    board = board.pass();
+                    continue;
+                }
+                let (p, o, moves) = (board.player, board.opponent, board.moves());
+                let phase = &weights.values()[phase(board.empty_count()) * layout.size..][..layout.size];
+                let (mut rounded, mut exact) = (0, 0);
+                for (k, &i) in features(p, o, moves).iter().enumerate() {
+                    let weight = phase[i as usize];
+                    exact += i32::from(weight);
+                    rounded += match k {
+                        k if k < COARSE_COPIES => i32::from(nearest_step(weight, COARSE_STEP)) * COARSE_STEP,
+                        k if k < INSTANCES => i32::from(nearest_step(weight, FINE_STEP)) * FINE_STEP,
+                        _ => i32::from(weight),
+                    };
+                }
+                assert_eq!(weights.score(p, o, moves), rounded);
+                moved += i64::from(rounded - exact);
+                positions += 1;
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                board = board.play(Squares(moves).nth((rng % moves.count_ones() as u64) as usize).unwrap());
+            }
+        }
+        // Rounding halves up would move every estimate by about 1/128 disc a copy: half a disc.
+        let bias = moved as f64 / positions as f64 / SCALE as f64;
+        assert!(bias.abs() < 0.05, "the rounded estimates move by {bias:.3} discs on average");
+    }
+
+    /// Writes the built-in weights as the evaluation reads them, as a 16-bit weight file, to the
+    /// file that `ROUNDED_WEIGHTS` names: a build from before the 8-bit tables (commit 1ffd699 and
+    /// earlier) given that file with `--eval` searches the very tree of this build, so the two
+    /// builds' times compare the tables alone (docs/evaluation.md, "Pattern weights in 8 bits, kept").
+    /// Other roundings, to compare: `ROUNDED_STEPS=COARSE,FINE` (in 1/64 disc; 8,4 as built) and
+    /// `ROUNDED_CLIP=no` (no bound of 127 steps).
+    #[test]
+    #[ignore]
+    fn write_the_rounded_weights() {
+        let (weights, layout) = (builtin(), layout());
+        let steps = std::env::var("ROUNDED_STEPS").unwrap_or_else(|_| format!("{COARSE_STEP},{FINE_STEP}"));
+        let steps: Vec<i32> = steps.split(',').map(|s| s.parse().expect("ROUNDED_STEPS: two steps")).collect();
+        let clip = std::env::var("ROUNDED_CLIP").map_or(true, |v| v != "no");
+        let mut values = weights.values().to_vec();
+        // Each pattern's largest weight and the indices (of all phases) beyond 127 steps of its own.
+        let mut start = 0;
+        for (k, squares) in SHAPES.iter().enumerate() {
+            let (end, step) =
+                (start + POW3[squares.len()] as usize, if k < COARSE_SHAPES { steps[0] } else { steps[1] });
+            let pattern = values.chunks_exact(layout.size).flat_map(|phase| &phase[start..end]);
+            let largest = pattern.clone().map(|&w| i32::from(w).abs()).max().unwrap_or(0);
+            let beyond = pattern.filter(|&&w| !(-128..=127).contains(&nearest_multiple(w, step))).count();
+            let indices = PHASES * (end - start);
+            eprintln!(
+                "pattern {k}: largest {:.2} discs, {beyond} of {indices} beyond 127 steps of {step}",
+                largest as f64 / SCALE as f64
+            );
+            start = end;
+        }
+        for phase in values.chunks_exact_mut(layout.size) {
+            for (i, value) in phase.iter_mut().enumerate().take(layout.patterns_size) {
+                let step = if i < layout.coarse_size { steps[0] } else { steps[1] };
+                let multiple = if clip { nearest_step(*value, step).into() } else { nearest_multiple(*value, step) };
+                *value = (multiple * step) as i16;
+            }
+        }
+        let rounded = Weights::from_values(values).expect("rounding keeps the classes tied");
+        let path = std::env::var("ROUNDED_WEIGHTS").expect("ROUNDED_WEIGHTS names the file to write");
+        std::fs::write(path, rounded.to_bytes()).expect("the file is written");
     }
 
     #[test]
