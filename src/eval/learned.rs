@@ -25,7 +25,7 @@
 //! less time to depth 18 (commit dc3458c, 2026-11-25; docs/speed.md).
 //!
 //! Weights are 16-bit, in 1/[`SCALE`] disc, in files and for the trainer; the evaluation reads the
-//! patterns' weights as 8-bit multiples of a step ([`Tables`]). The phase is the number of empties in
+//! patterns' weights as 8-bit multiples of a step (`Tables`). The phase is the number of empties in
 //! steps of [`PHASE_WIDTH`]; neighbouring phases are tied in the fit so that the estimate moves
 //! smoothly.
 
@@ -640,7 +640,7 @@ fn layout_fingerprint() -> u64 {
 }
 
 /// A weight set: `PHASES` tables of `phase_size()` weights, and the same weights as the evaluation
-/// reads them ([`Tables`]).
+/// reads them (`Tables`).
 #[derive(PartialEq, Eq)]
 pub struct Weights {
     values: Box<[i16]>,
