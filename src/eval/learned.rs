@@ -1002,13 +1002,25 @@ mod tests {
         assert!(good > bad + 8 * SCALE, "corners: {good} vs {bad}");
     }
 
+    /// The next state of a xorshift generator: the tests' random boards and moves.
+    fn xorshift(rng: &mut u64) -> u64 {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        *rng
+    }
+
+    /// One of `moves` (not empty), drawn with `rng`.
+    fn random_move(rng: &mut u64, moves: u64) -> crate::rules::square::Square {
+        let k = xorshift(rng) % moves.count_ones() as u64;
+        crate::rules::square::Squares(moves).nth(k as usize).expect("moves is not empty")
+    }
+
     fn random_boards(count: usize) -> Vec<(u64, u64)> {
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;
         (0..count)
             .map(|_| {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
+                let rng = xorshift(&mut rng);
                 let p = rng & 0x5A5A_F0F0_3C3C_0FF0;
                 (p, !p & rng.rotate_left(17))
             })
@@ -1127,7 +1139,6 @@ mod tests {
     #[test]
     fn the_evaluation_reads_the_weights_rounded_to_their_steps() {
         use crate::rules::board::Board;
-        use crate::rules::square::Squares;
         let (weights, layout) = (builtin(), layout());
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;
         let (mut positions, mut moved) = (0, 0i64);
@@ -1153,10 +1164,7 @@ mod tests {
                 assert_eq!(weights.score(p, o, moves), rounded);
                 moved += i64::from(rounded - exact);
                 positions += 1;
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                board = board.play(Squares(moves).nth((rng % moves.count_ones() as u64) as usize).unwrap());
+                board = board.play(random_move(&mut rng, moves));
             }
         }
         // Rounding halves up would move every estimate by about 1/128 disc a copy: half a disc.
@@ -1208,7 +1216,7 @@ mod tests {
     #[test]
     fn patterns_kept_by_moves_and_passes_and_children_match_the_bitboards() {
         use crate::rules::board::Board;
-        use crate::rules::square::{Square, Squares};
+        use crate::rules::square::Squares;
         let weights = tied_weights();
         let mut rng = 0x2545_F491_4F6C_DD1Du64;
         let (mut positions, mut passes) = (0, 0);
@@ -1242,10 +1250,7 @@ mod tests {
                     passes += 1;
                     continue;
                 }
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                let sq: Square = Squares(moves).nth((rng % moves.count_ones() as u64) as usize).unwrap();
+                let sq = random_move(&mut rng, moves);
                 let flips = board.flips(sq);
                 (board, patterns) = (board.play_flips(sq, flips), patterns.play(sq.index(), flips));
             }
