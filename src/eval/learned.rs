@@ -1206,7 +1206,7 @@ mod tests {
         // bias counts the weights that fit in 8 bits: -0.018 discs with the shipped weights). The
         // weights past 127 steps are clipped, a change of another kind: few (413 of the 19.1 M pattern
         // weights of the shipped 30 phases), but some belong to common configurations of the opening
-        // phases, 180 of the 89,745 weights these games read; the held-out error counts them
+        // phases, 180 of the 89,925 weights these games read; the held-out error counts them
         // (docs/evaluation.md, "30 phases of two empties on 48 M positions").
         let bias = moved as f64 / positions as f64 / SCALE as f64;
         assert!(bias.abs() < 0.05, "the rounded estimates move by {bias:.3} discs on average");
