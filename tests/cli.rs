@@ -58,7 +58,7 @@ fn eval_uses_the_weights_given() {
     let builtin = ebony::eval::learned::builtin();
     let size = ebony::eval::learned::phase_size();
     let phase = ebony::eval::learned::phase((!(board.player | board.opponent)).count_ones());
-    let mut values = builtin.values().to_vec();
+    let mut values = builtin.values();
     for v in &mut values[phase * size..][..size] {
         *v = v.saturating_add(ebony::eval::learned::SCALE as i16);
     }

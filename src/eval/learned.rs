@@ -33,6 +33,7 @@ use crate::formats::fnv1a;
 use crate::rules::masks::{neighbours, QUADRANTS};
 use crate::rules::movegen;
 use crate::rules::symmetry::{preimage, symmetry};
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -552,17 +553,22 @@ fn build_canonical_indices() -> Vec<u32> {
                     .collect()
             })
             .collect();
+        // Each configuration's image under each self-symmetry, kept as the configurations are
+        // counted in base 3 (no division).
         let mut digits = [0u32; MAX_SQUARES];
-        for config in 0..POW3[squares.len()] {
-            for (i, d) in digits.iter_mut().enumerate().take(squares.len()) {
-                *d = config / POW3[i] % 3;
+        let mut images = vec![0u32; perms.len()];
+        for _ in 0..POW3[squares.len()] {
+            table.push(offset + images.iter().copied().min().unwrap_or(0));
+            for (i, digit) in digits.iter_mut().enumerate().take(squares.len()) {
+                let carry = *digit == 2;
+                *digit = if carry { 0 } else { *digit + 1 };
+                for (image, perm) in images.iter_mut().zip(&perms) {
+                    *image = if carry { *image - 2 * POW3[perm[i]] } else { *image + POW3[perm[i]] };
+                }
+                if !carry {
+                    break;
+                }
             }
-            let canon = perms
-                .iter()
-                .map(|perm| digits.iter().zip(perm).map(|(&d, &j)| d * POW3[j]).sum::<u32>())
-                .min()
-                .unwrap_or(config);
-            table.push(offset + canon);
         }
     }
     // The global features: each value its own class.
@@ -577,6 +583,22 @@ fn build_canonical_indices() -> Vec<u32> {
     }
     debug_assert_eq!(table.len(), phase_size());
     table
+}
+
+/// For each index of a phase's table: where its class comes among the phase's classes in a file
+/// (its rank among the [`representatives`]). Built once.
+fn class_ranks() -> &'static [u32] {
+    static RANKS: OnceLock<Vec<u32>> = OnceLock::new();
+    RANKS.get_or_init(|| {
+        let canon = canonical_indices();
+        let mut ranks = Vec::with_capacity(canon.len());
+        let mut classes = 0;
+        for (i, &c) in canon.iter().enumerate() {
+            // A class's smallest index comes first.
+            ranks.push(if c as usize == i { (classes, classes += 1).0 } else { ranks[c as usize] });
+        }
+        ranks
+    })
 }
 
 /// The smallest index of each class of `canon` ([`canonical_indices`]), in increasing order: the
@@ -625,6 +647,21 @@ const VERSION: u32 = 2;
 const VERSION_FULL: u32 = 1;
 const HEADER: usize = 4 + 4 + 8 + 4 + 4 + 8;
 
+/// The little-endian `i16`s of a file's body.
+fn little_endian(body: &[u8]) -> impl Iterator<Item = i16> + '_ {
+    body.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]))
+}
+
+/// The little-endian `u32` at `at` of a header (its length checked).
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+/// The little-endian `u64` at `at` of a header (its length checked).
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    u64::from(u32_at(bytes, at)) | u64::from(u32_at(bytes, at + 4)) << 32
+}
+
 /// A fingerprint of the features and phases: a file made for other ones is refused.
 fn layout_fingerprint() -> u64 {
     let mut description = Vec::new();
@@ -641,11 +678,14 @@ fn layout_fingerprint() -> u64 {
     fnv1a(description)
 }
 
-/// A weight set: `PHASES` tables of `phase_size()` weights, and the same weights as the evaluation
-/// reads them (`Tables`).
+/// A weight set: `PHASES` tables of `phase_size()` weights, kept as a file stores them (each class
+/// of symmetric configurations once) and as the evaluation reads them (`Tables`). The built-in set
+/// borrows the embedded file's bytes, so that the only copy made at start-up is the tables.
 #[derive(PartialEq, Eq)]
 pub struct Weights {
-    values: Box<[i16]>,
+    /// Phase by phase, the weight of each class once, at its smallest index ([`representatives`]),
+    /// as little-endian `i16`: a version-2 file's body.
+    classes: Cow<'static, [u8]>,
     tables: Tables,
 }
 
@@ -664,17 +704,29 @@ struct Tables {
 }
 
 impl Tables {
-    fn new(values: &[i16]) -> Tables {
+    /// The tables of the weights `classes` (a version-2 file's body, its length checked): each
+    /// class rounded once, then copied to its indices. 30 phases hold 19.1 M pattern weights; this
+    /// is most of the start-up's time.
+    fn new(classes: &[u8]) -> Tables {
         let layout = layout();
         let (coarse_size, patterns_size, size) = (layout.coarse_size, layout.patterns_size, layout.size);
+        let ranks = class_ranks();
+        // The classes come in the order of their indices: the coarse patterns', the others', then
+        // the global features' (a pattern's first index, all squares empty, is its class's own).
+        let (coarse_classes, pattern_classes) = (ranks[coarse_size] as usize, ranks[patterns_size] as usize);
         // Read at random at every evaluation, so huge pages spare TLB misses.
         let mut patterns = crate::memory::huge_vec(PHASES * patterns_size, 0i8);
-        let mut extras = Vec::with_capacity(PHASES * (size - patterns_size));
-        for (steps, weights) in patterns.chunks_exact_mut(patterns_size).zip(values.chunks_exact(size)) {
-            let (coarse, fine) = steps.split_at_mut(coarse_size);
-            round_to_steps::<COARSE_STEP>(coarse, weights);
-            round_to_steps::<FINE_STEP>(fine, &weights[coarse_size..]);
-            extras.extend_from_slice(&weights[patterns_size..]);
+        let mut extras = vec![0i16; PHASES * (size - patterns_size)];
+        let (mut weights, mut steps) = (Vec::new(), vec![0i8; pattern_classes]);
+        let phases = patterns.chunks_exact_mut(patterns_size).zip(extras.chunks_exact_mut(size - patterns_size));
+        for ((phase_steps, phase_extras), classes) in phases.zip(classes.chunks_exact(classes.len() / PHASES)) {
+            weights.clear();
+            weights.extend(little_endian(classes));
+            // Each class rounded once, then spread over its indices.
+            round_to_steps::<COARSE_STEP>(&mut steps[..coarse_classes], &weights[..coarse_classes]);
+            round_to_steps::<FINE_STEP>(&mut steps[coarse_classes..], &weights[coarse_classes..pattern_classes]);
+            spread(phase_steps, &ranks[..patterns_size], &steps);
+            spread(phase_extras, &ranks[patterns_size..], &weights);
         }
         Tables { patterns: patterns.into_boxed_slice(), extras: extras.into_boxed_slice() }
     }
@@ -691,9 +743,16 @@ impl Tables {
     }
 }
 
+/// Fills `out`, indices of one phase whose classes come at `ranks` among the phase's classes (as a
+/// file stores them), with their classes' values `classes`.
+fn spread<T: Copy>(out: &mut [T], ranks: &[u32], classes: &[T]) {
+    for (out, &rank) in out.iter_mut().zip(ranks) {
+        *out = classes[rank as usize];
+    }
+}
+
 /// `steps[i]` = `weights[i]` in steps of `STEP`, as [`nearest_step`] rounds it, without its
-/// division and branches: a shift and a mask, which the compiler vectorises. 30 phases hold 19.1 M
-/// pattern weights, and the division took about half of the start-up's time.
+/// division and branches: a shift and a mask, which the compiler vectorises.
 fn round_to_steps<const STEP: i32>(steps: &mut [i8], weights: &[i16]) {
     const { assert!(STEP > 1 && STEP & (STEP - 1) == 0, "a power of two") };
     for (step, &weight) in steps.iter_mut().zip(weights) {
@@ -768,8 +827,19 @@ impl Weights {
         Weights::new(vec![0; PHASES * phase_size()])
     }
 
+    /// Weights tied as the fit ties them (checked by the caller).
     fn new(values: Vec<i16>) -> Weights {
-        Weights { tables: Tables::new(&values), values: values.into_boxed_slice() }
+        let canon = canonical_indices();
+        let classes: Vec<u8> = values
+            .chunks_exact(phase_size())
+            .flat_map(|phase| representatives(canon).flat_map(|i| phase[i].to_le_bytes()))
+            .collect();
+        Weights::from_classes(Cow::Owned(classes))
+    }
+
+    /// The weights of a version-2 file's body, its length checked.
+    fn from_classes(classes: Cow<'static, [u8]>) -> Weights {
+        Weights { tables: Tables::new(&classes), classes }
     }
 
     /// Weights phase by phase, `PHASES * phase_size()` of them, tied as the fit ties them (every
@@ -789,13 +859,22 @@ impl Weights {
         Ok(Weights::new(values))
     }
 
-    pub fn values(&self) -> &[i16] {
-        &self.values
+    /// Every index's weight, phase by phase (`PHASES * phase_size()` of them), in 1/[`SCALE`]
+    /// disc: made on each call, for the trainer and the tests (the evaluation reads its tables).
+    pub fn values(&self) -> Vec<i16> {
+        let weights: Vec<i16> = little_endian(&self.classes).collect();
+        let mut values = vec![0; PHASES * phase_size()];
+        let phases = weights.chunks_exact(weights.len() / PHASES);
+        for (phase, classes) in values.chunks_exact_mut(phase_size()).zip(phases) {
+            spread(phase, class_ranks(), classes);
+        }
+        values
     }
 
-    /// The checksum the file format carries: names a weight set in logs and data headers.
+    /// The checksum that names a weight set in logs and data headers: FNV-1a of every index's
+    /// weight ([`Weights::values`]) as little-endian bytes.
     pub fn checksum(&self) -> u64 {
-        fnv1a(self.values.iter().flat_map(|v| v.to_le_bytes()))
+        fnv1a(self.values().iter().flat_map(|v| v.to_le_bytes()))
     }
 
     /// The file format: "EBEV", version (u32), layout fingerprint (u64), phases (u32), weights a
@@ -803,61 +882,59 @@ impl Weights {
     /// phase by phase, the weight of each class of symmetric configurations once, at its smallest
     /// index (version 2), or every index's (version 1).
     pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
+        let (version, body) = Weights::body(bytes)?;
+        if fnv1a(body.iter().copied()) != u64_at(bytes, 24) {
+            return Err(WeightsError::Checksum);
+        }
+        if version == VERSION_FULL {
+            return Weights::from_values(little_endian(body).collect());
+        }
+        Ok(Weights::from_classes(Cow::Owned(body.to_vec())))
+    }
+
+    /// [`Weights::from_bytes`] for the file built into the binary: its bytes are borrowed, not
+    /// copied, and its checksum is left to the tests (hashing its 23.6 MB took a fifth of the
+    /// start-up's time), since the build, not a user, gives the file.
+    fn from_embedded(bytes: &'static [u8]) -> Result<Weights, WeightsError> {
+        match Weights::body(bytes)? {
+            (VERSION, body) => Ok(Weights::from_classes(Cow::Borrowed(body))),
+            _ => Weights::from_bytes(bytes),
+        }
+    }
+
+    /// A weight file's version and body, its header and length checked (not its checksum).
+    fn body(bytes: &[u8]) -> Result<(u32, &[u8]), WeightsError> {
         if bytes.len() < HEADER || &bytes[..4] != MAGIC {
             return Err(WeightsError::NotAWeightFile);
         }
-        let u32_at = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        let u64_at = |i: usize| u64::from(u32_at(i)) | u64::from(u32_at(i + 4)) << 32;
-        let version = u32_at(4);
+        let version = u32_at(bytes, 4);
         if version != VERSION && version != VERSION_FULL {
             return Err(WeightsError::Version(version));
         }
-        if u64_at(8) != layout_fingerprint() || u32_at(16) as usize != PHASES || u32_at(20) as usize != phase_size() {
+        if u64_at(bytes, 8) != layout_fingerprint()
+            || u32_at(bytes, 16) as usize != PHASES
+            || u32_at(bytes, 20) as usize != phase_size()
+        {
             return Err(WeightsError::Layout);
         }
-        let size = phase_size();
-        let canon = canonical_indices();
-        let stored = if version == VERSION { representatives(canon).count() } else { size };
+        let stored = if version == VERSION { representatives(canonical_indices()).count() } else { phase_size() };
         let body = &bytes[HEADER..];
         let expected = 2 * PHASES * stored;
         if body.len() != expected {
             return Err(WeightsError::Size { expected, found: body.len() });
         }
-        if fnv1a(body.iter().copied()) != u64_at(24) {
-            return Err(WeightsError::Checksum);
-        }
-        let mut read = body.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
-        if version == VERSION_FULL {
-            return Weights::from_values(read.collect());
-        }
-        // One pass: a class's smallest index comes first, read from the file; the others copy it.
-        let mut values = Vec::with_capacity(PHASES * size);
-        for _ in 0..PHASES {
-            let start = values.len();
-            for (i, &c) in canon.iter().enumerate() {
-                // The body's length is checked above: it holds a weight for every class.
-                let value = if c as usize == i { read.next().unwrap_or(0) } else { values[start + c as usize] };
-                values.push(value);
-            }
-        }
-        Ok(Weights::new(values))
+        Ok((version, body))
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let canon = canonical_indices();
-        let body: Vec<u8> = self
-            .values
-            .chunks_exact(phase_size())
-            .flat_map(|phase| representatives(canon).flat_map(|i| phase[i].to_le_bytes()))
-            .collect();
-        let mut out = Vec::with_capacity(HEADER + body.len());
+        let mut out = Vec::with_capacity(HEADER + self.classes.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&layout_fingerprint().to_le_bytes());
         out.extend_from_slice(&(PHASES as u32).to_le_bytes());
         out.extend_from_slice(&(phase_size() as u32).to_le_bytes());
-        out.extend_from_slice(&fnv1a(body.iter().copied()).to_le_bytes());
-        out.extend_from_slice(&body);
+        out.extend_from_slice(&fnv1a(self.classes.iter().copied()).to_le_bytes());
+        out.extend_from_slice(&self.classes);
         out
     }
 
@@ -939,7 +1016,7 @@ pub fn builtin() -> &'static Weights {
 /// before new weights were fitted for them (the trainer's, while it fits them) has none.
 pub fn try_builtin() -> Result<&'static Weights, WeightsError> {
     static WEIGHTS: OnceLock<Result<Weights, WeightsError>> = OnceLock::new();
-    WEIGHTS.get_or_init(|| Weights::from_bytes(include_bytes!("weights.ebev"))).as_ref().map_err(Clone::clone)
+    WEIGHTS.get_or_init(|| Weights::from_embedded(include_bytes!("weights.ebev"))).as_ref().map_err(Clone::clone)
 }
 
 /// How well `weights` order scored moves: over positions with exactly scored moves (obf entries), the
@@ -1012,6 +1089,9 @@ mod tests {
     fn builtin_weights_load_and_judge_corners() {
         let weights = builtin();
         assert_ne!(weights.checksum(), Weights::zero().checksum());
+        // Loaded as a user's file would be, checksum and all, the embedded file gives the same.
+        let file = Weights::from_bytes(include_bytes!("weights.ebev")).expect("the embedded file is sound");
+        assert!(file == *weights);
         // Black (to move) holds a1 and h8 in an otherwise quiet midgame position; the same position
         // with the corners given to white must look worse for black.
         let quiet_p = 0x0000_0018_1C00_0000u64;
@@ -1133,6 +1213,40 @@ mod tests {
         assert_eq!(phase(64), PHASES - 1);
     }
 
+    #[test]
+    fn a_class_is_a_configuration_and_its_images_under_the_patterns_own_symmetries() {
+        let canon = canonical_indices();
+        let mut offset = 0;
+        for squares in SHAPES {
+            let mask = squares.iter().fold(0u64, |m, &s| m | 1 << s);
+            for config in 0..POW3[squares.len()] {
+                // The board of the configuration, each of its images read back in the pattern's order.
+                let (mut p, mut o) = (0u64, 0u64);
+                for (i, &sq) in squares.iter().enumerate() {
+                    match config / POW3[i] % 3 {
+                        1 => p |= 1 << sq,
+                        2 => o |= 1 << sq,
+                        _ => {}
+                    }
+                }
+                let least = (0..8)
+                    .filter(|&k| symmetry(k, mask) == mask)
+                    .map(|k| {
+                        let (ip, io) = (symmetry(k, p), symmetry(k, o));
+                        squares
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &sq)| POW3[i] * ((ip >> sq & 1) + 2 * (io >> sq & 1)) as u32)
+                            .sum()
+                    })
+                    .min();
+                assert_eq!(Some(canon[(offset + config) as usize] - offset), least, "{squares:?} {config}");
+            }
+            offset += POW3[squares.len()];
+        }
+        assert_eq!(class_ranks().iter().max().map(|&r| r as usize + 1), Some(representatives(canon).count()));
+    }
+
     /// Weights tied as the fit ties them, different in every phase.
     fn tied_weights() -> Weights {
         let canon = canonical_indices();
@@ -1167,6 +1281,7 @@ mod tests {
     fn the_evaluation_reads_the_weights_rounded_to_their_steps() {
         use crate::rules::board::Board;
         let (weights, layout) = (builtin(), layout());
+        let values = weights.values();
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;
         let (mut positions, mut moved, mut reads, mut clipped) = (0, 0i64, 0, 0);
         for _ in 0..20 {
@@ -1177,7 +1292,7 @@ mod tests {
                     continue;
                 }
                 let (p, o, moves) = (board.player, board.opponent, board.moves());
-                let phase = &weights.values()[phase(board.empty_count()) * layout.size..][..layout.size];
+                let phase = &values[phase(board.empty_count()) * layout.size..][..layout.size];
                 let mut rounded = 0;
                 for (k, &i) in features(p, o, moves).iter().enumerate() {
                     let weight = phase[i as usize];
@@ -1225,7 +1340,7 @@ mod tests {
         let steps = std::env::var("ROUNDED_STEPS").unwrap_or_else(|_| format!("{COARSE_STEP},{FINE_STEP}"));
         let steps: Vec<i32> = steps.split(',').map(|s| s.parse().expect("ROUNDED_STEPS: two steps")).collect();
         let clip = std::env::var("ROUNDED_CLIP").map_or(true, |v| v != "no");
-        let mut values = weights.values().to_vec();
+        let mut values = weights.values();
         // Each pattern's largest weight and the indices (of all phases) beyond 127 steps of its own.
         let mut start = 0;
         for (k, squares) in SHAPES.iter().enumerate() {
@@ -1352,7 +1467,7 @@ mod tests {
         // A full file whose weights differ inside a class is refused, as are such values.
         let canon = canonical_indices();
         let (a, b) = (0..phase_size()).map(|i| (canon[i] as usize, i)).find(|(c, i)| c != i).unwrap();
-        let mut values = weights.values().to_vec();
+        let mut values = weights.values();
         values[b] = values[a].wrapping_add(1);
         assert_eq!(Weights::from_values(values).err(), Some(WeightsError::Untied));
         let mut untied = full;
