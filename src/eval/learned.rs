@@ -40,9 +40,9 @@ use std::sync::OnceLock;
 /// Weights are stored in 1/`SCALE` disc.
 pub const SCALE: i32 = 64;
 /// Empty-square counts per phase.
-pub const PHASE_WIDTH: u32 = 2;
-/// Weight sets: empties 0-1, 2-3, ..., 58-60.
-pub const PHASES: usize = 30;
+pub const PHASE_WIDTH: u32 = 4;
+/// Weight sets: empties 0-3, 4-7, ..., 56-60.
+pub const PHASES: usize = 15;
 
 /// The phase of a position with `empties` empty squares.
 #[inline(always)]
@@ -101,8 +101,8 @@ pub const INSTANCES: usize = copies_of(&SHAPES);
 /// first `COARSE_SHAPES` patterns of [`SHAPES`] have [`COARSE_STEP`], the others [`FINE_STEP`]. The
 /// edge with both X-squares is the one pattern with many weights past 127 fine steps (7.9 discs):
 /// 2,169 of its 885,735 (15 phases), up to 18.5 discs, where the other patterns have 237 of 8.7 M.
-/// With the shipped 30 phases, 78 of its 1.8 M weights lie past 127 coarse steps (15.9 discs) and
-/// 335 of the others' 17.4 M past 127 fine steps, most in the opening phases.
+/// With 30 phases (fitted 2026-11-28, not kept), 78 of its 1.8 M weights lay past 127 coarse steps
+/// (15.9 discs) and 335 of the others' 17.4 M past 127 fine steps, most in the opening phases.
 const COARSE_SHAPES: usize = 1;
 /// Their copies, the first lanes of a [`Patterns`] vector.
 const COARSE_COPIES: usize = copies_of(SHAPES.split_at(COARSE_SHAPES).0);
@@ -705,7 +705,7 @@ struct Tables {
 
 impl Tables {
     /// The tables of the weights `classes` (a version-2 file's body, its length checked): each
-    /// class rounded once, then copied to its indices. 30 phases hold 19.1 M pattern weights; this
+    /// class rounded once, then copied to its indices. 15 phases hold 9.6 M pattern weights; this
     /// is most of the start-up's time.
     fn new(classes: &[u8]) -> Tables {
         let layout = layout();
@@ -1318,10 +1318,11 @@ mod tests {
         }
         // Rounding halves up would move every estimate by about 1/128 disc a copy: half a disc (the
         // bias counts the weights that fit in 8 bits: -0.018 discs with the shipped weights). The
-        // weights past 127 steps are clipped, a change of another kind: few (413 of the 19.1 M pattern
-        // weights of the shipped 30 phases), but some belong to common configurations of the opening
-        // phases, 180 of the 89,925 weights these games read; the held-out error counts them
-        // (docs/evaluation.md, "30 phases of two empties on 48 M positions").
+        // weights past 127 steps are clipped, a change of another kind: few (293 of the 9.6 M pattern
+        // weights of the shipped 15 phases; 413 of 19.1 M in the 30 phases fitted on 2026-11-28), but
+        // some belong to common configurations of the opening phases: 57 of the 89,925 weights these
+        // games read (180 with the 30 phases); the held-out error counts them (docs/evaluation.md,
+        // "30 phases of two empties on 48 M positions").
         let bias = moved as f64 / positions as f64 / SCALE as f64;
         assert!(bias.abs() < 0.05, "the rounded estimates move by {bias:.3} discs on average");
         assert!(clipped * 100 < reads, "{clipped} of {reads} weights read clipped");
