@@ -1098,6 +1098,7 @@ mod tests {
         // Loaded as a user's file would be, checksum and all, the embedded file gives the same.
         let file = Weights::from_bytes(include_bytes!("weights.ebev")).expect("the embedded file is sound");
         assert!(file == *weights);
+        assert!(weights.to_bytes() == include_bytes!("weights.ebev"), "written back as the same file");
         // Black (to move) holds a1 and h8 in an otherwise quiet midgame position; the same position
         // with the corners given to white must look worse for black.
         let quiet_p = 0x0000_0018_1C00_0000u64;
