@@ -3,10 +3,11 @@ import subprocess
 
 
 class Judge:
-    """An ebony process without its book; `score` searches a position with `go depth D`."""
+    """An ebony process without its book (and with `options`, such as `--eval FILE`); `score` searches
+    a position with `go depth D`, `evaluate` gives its static evaluation."""
 
-    def __init__(self, binary):
-        self.proc = subprocess.Popen([binary, "--no-book"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    def __init__(self, binary, *options):
+        self.proc = subprocess.Popen([binary, *options, "--no-book"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
     def score(self, pos, depth, new_game=False):
@@ -26,6 +27,18 @@ class Judge:
                 score = int(words[words.index("score") + 1])
             elif words[:1] == ["bestmove"]:
                 return score
+
+    def evaluate(self, pos):
+        """The static evaluation (`eval`) of `pos` for black, in discs."""
+        board, side = pos.board_string()
+        self.proc.stdin.write(f"setboard {board} {side}\neval\n")
+        self.proc.stdin.flush()
+        while True:
+            words = self.proc.stdout.readline().split()
+            if not words:
+                raise SystemExit("the judging engine ended")
+            if words[0] == "eval":
+                return int(words[1]) if words[3] == "black" else -int(words[1])
 
     def close(self):
         self.proc.stdin.close()

@@ -17,19 +17,19 @@ import json
 import math
 import os
 import shlex
-import subprocess
 import sys
 
-# The referee's modules (othello.py) are one folder up, in scripts/.
+# The referee's modules (othello.py, judge.py) are one folder up, in scripts/.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 import othello
+from judge import Judge
 
 FIRST_MOVE = 8
 BUCKET = 4
 
 
 def positions_of(paths):
-    """(board string, side, empties, black's final disc difference) of every position counted."""
+    """(position, empties, black's final disc difference) of every position counted."""
     found = []
     for path in paths:
         with open(path) as f:
@@ -46,31 +46,15 @@ def positions_of(paths):
                     pos = pos.play(move)
                 if not pos.is_over():
                     continue  # ended early (a forfeit)
-                for p in seen[FIRST_MOVE:]:
-                    board, side = p.board_string()
-                    found.append((board, side, board.count("-"), pos.disc_diff()))
+                found.extend((p, p.board_string()[0].count("-"), pos.disc_diff()) for p in seen[FIRST_MOVE:])
     return found
 
 
 def black_evals(command, positions):
-    """The static evaluation (`eval`) of each position by the build `command`, for black."""
-    proc = subprocess.Popen(shlex.split(command) + ["--no-book"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-    values = []
-    for board, side, _, _ in positions:
-        proc.stdin.write(f"setboard {board} {side}\neval\n")
-        proc.stdin.flush()
-        while True:
-            line = proc.stdout.readline()
-            if not line:
-                raise SystemExit(f"{command}: the engine ended")
-            words = line.split()
-            if words[:1] == ["eval"]:
-                value = int(words[1])
-                values.append(value if words[3] == "black" else -value)
-                break
-    proc.stdin.close()
-    proc.wait()
+    """The static evaluation of each position by the build `command` (a binary and its options)."""
+    judge = Judge(*shlex.split(command))
+    values = [judge.evaluate(pos) for pos, _, _ in positions]
+    judge.close()
     return values
 
 
@@ -83,7 +67,7 @@ def main(argv):
     positions = positions_of(args.results)
     if not positions:
         raise SystemExit("no finished game with a position past move 8")
-    labels = [p[3] for p in positions]
+    labels = [p[2] for p in positions]
     errors = {name: [abs(v - label) for v, label in zip(black_evals(command, positions), labels)]
               for name, command in (("a", args.a), ("b", args.b))}
     buckets = range(0, 64, BUCKET)
@@ -91,7 +75,7 @@ def main(argv):
     for name, errs in errors.items():
         by = []
         for low in buckets:
-            part = [e for e, p in zip(errs, positions) if low <= p[2] < low + BUCKET]
+            part = [e for e, p in zip(errs, positions) if low <= p[1] < low + BUCKET]
             by.append(f"{sum(part) / len(part):.2f}" if part else "-")
         print(f"{name}  {sum(errs) / len(errs):.3f} | {' '.join(by)}")
     diffs = [a - b for a, b in zip(errors["a"], errors["b"])]
