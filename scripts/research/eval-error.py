@@ -46,7 +46,7 @@ def positions_of(paths):
                     pos = pos.play(move)
                 if not pos.is_over():
                     continue  # ended early (a forfeit)
-                found.extend((p, p.board_string()[0].count("-"), pos.disc_diff()) for p in seen[FIRST_MOVE:])
+                found.extend((p, 64 - othello.popcount(p.black | p.white), pos.disc_diff()) for p in seen[FIRST_MOVE:])
     return found
 
 

@@ -56,10 +56,13 @@ def main():
     parser.add_argument("input")
     parser.add_argument("output")
     parser.add_argument("--width", type=int, default=4)
-    parser.add_argument("--factor", type=int, default=2)
-    parser.add_argument("--merge", type=int, default=0)
+    layout = parser.add_mutually_exclusive_group()
+    layout.add_argument("--factor", type=int)
+    layout.add_argument("--merge", type=int)
     args = parser.parse_args()
-    if not args.merge and (args.factor < 1 or args.width % args.factor):
+    if args.factor is None:
+        args.factor = 2
+    if args.merge is None and (args.factor < 1 or args.width % args.factor):
         parser.error("the width must split into --factor whole phases")
     data = open(args.input, "rb").read()
     magic, version, fingerprint, phases, size, checksum = HEADER.unpack_from(data)
@@ -67,7 +70,7 @@ def main():
     if magic != b"EBEV" or fnv1a(body) != checksum or len(body) % phases:
         raise SystemExit(f"{args.input}: not a whole ebony weights file")
     block = len(body) // phases
-    if args.merge:
+    if args.merge is not None:
         if args.merge < 1 or phases % args.merge:
             parser.error(f"--merge must divide the {phases} phases")
         new_phases, new_width = phases // args.merge, args.width * args.merge
