@@ -11,17 +11,12 @@ usage: pad-weights.py OLD.ebev LAYOUT.ebev OUT.ebev
 import struct
 import sys
 
+from ebev import fnv1a
+
 HEADER = 32
 # The table after the patterns' classes, each phase: the global features (every value its own class,
 # learned::GLOBALS) and the edges' moves (65,536 indices read from either corner: 32,896 classes).
 TAIL = (32 + 32 + 40 + 40 + 10 + 41 + 41) + (65536 + 256) // 2
-
-
-def fnv1a(data):
-    h = 0xCBF29CE484222325
-    for b in data:
-        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return h
 
 
 def main():

@@ -13,42 +13,19 @@ positions").
 Usage: scripts/research/split-phases.py IN OUT [--width W] [--factor F | --merge M]
   W: the source's empties per phase (4 by default, the shipped layout); F: 2 by default.
 
-The header's layout fingerprint is FNV-1a over a description of the features that ends with the
-phase count and width (u32, little-endian; `layout_fingerprint` in src/eval/learned.rs): FNV-1a's
-steps are invertible (its prime is odd), so the last eight bytes are unwound and the new ones
-applied. The checksum is FNV-1a over the weights, as `Weights::to_bytes` writes it."""
+The header's layout fingerprint ends with the phase count and width: they are unwound and the new
+ones applied (ebev.py)."""
 import argparse
 import struct
 
-PRIME = 0x100000001B3
-MASK = (1 << 64) - 1
-HEADER = struct.Struct("<4sIQIIQ")  # magic, version, fingerprint, phases, phase size, checksum
-
-
-def fnv1a(data, h=0xCBF29CE484222325):
-    for b in data:
-        h = ((h ^ b) * PRIME) & MASK
-    return h
-
-
-def unwind(h, data):
-    inverse = pow(PRIME, -1, 1 << 64)
-    for b in reversed(data):
-        h = ((h * inverse) & MASK) ^ b
-    return h
+import ebev
 
 
 def merged(body, block, merge):
     """Each `merge` neighbouring phases of `body` (blocks of `block` bytes of i16) as one: the mean of
     each weight, rounded to the nearest, halves to the even one."""
-    count = block // 2
-    phases = [struct.unpack_from(f"<{count}h", body, p * block) for p in range(len(body) // block)]
-    out = []
-    for first in range(0, len(phases), merge):
-        for weights in zip(*phases[first:first + merge]):
-            quotient, rest = divmod(sum(weights), merge)
-            out.append(quotient + (2 * rest > merge or (2 * rest == merge and quotient % 2 == 1)))
-    return struct.pack(f"<{len(out)}h", *out)
+    phases = [body[p * block:(p + 1) * block] for p in range(len(body) // block)]
+    return b"".join(ebev.mean(phases[first:first + merge]) for first in range(0, len(phases), merge))
 
 
 def main():
@@ -64,11 +41,8 @@ def main():
         args.factor = 2
     if args.merge is None and (args.factor < 1 or args.width % args.factor):
         parser.error("the width must split into --factor whole phases")
-    data = open(args.input, "rb").read()
-    magic, version, fingerprint, phases, size, checksum = HEADER.unpack_from(data)
-    body = data[HEADER.size:]
-    if magic != b"EBEV" or fnv1a(body) != checksum or len(body) % phases:
-        raise SystemExit(f"{args.input}: not a whole ebony weights file")
+    header, body = ebev.read(args.input)
+    magic, version, fingerprint, phases, size, _ = header
     block = len(body) // phases
     if args.merge is not None:
         if args.merge < 1 or phases % args.merge:
@@ -78,10 +52,9 @@ def main():
     else:
         new_phases, new_width = phases * args.factor, args.width // args.factor
         new_body = b"".join(body[p // args.factor * block:(p // args.factor + 1) * block] for p in range(new_phases))
-    prefix = unwind(fingerprint, struct.pack("<II", phases, args.width))
-    new_fingerprint = fnv1a(struct.pack("<II", new_phases, new_width), prefix)
-    with open(args.output, "wb") as f:
-        f.write(HEADER.pack(magic, version, new_fingerprint, new_phases, size, fnv1a(new_body)) + new_body)
+    prefix = ebev.unwind(fingerprint, struct.pack("<II", phases, args.width))
+    new_fingerprint = ebev.fnv1a(struct.pack("<II", new_phases, new_width), prefix)
+    ebev.write(args.output, (magic, version, new_fingerprint, new_phases, size, 0), new_body)
     print(f"{args.output}: {new_phases} phases of {new_width} empties, fingerprint {new_fingerprint}")
 
 

@@ -9,7 +9,11 @@ import sys
 import tempfile
 import unittest
 
-SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "research", "split-phases.py")
+RESEARCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "research")
+SCRIPT = os.path.join(RESEARCH, "split-phases.py")
+sys.path.insert(0, RESEARCH)
+import ebev  # noqa: E402  (the research folder is on the path from here on)
+
 spec = importlib.util.spec_from_file_location("split_phases", SCRIPT)
 split_phases = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(split_phases)
@@ -19,9 +23,9 @@ def weights_file(path, phases, width, weights_by_phase):
     """A version-2 weights file of `phases` phases of `width` empties with these i16 weights, its
     fingerprint FNV-1a over a made-up description ending with the layout, as the engine's ends."""
     body = b"".join(struct.pack(f"<{len(w)}h", *w) for w in weights_by_phase)
-    fingerprint = split_phases.fnv1a(struct.pack("<II", phases, width), split_phases.fnv1a(b"features"))
-    header = split_phases.HEADER.pack(b"EBEV", 2, fingerprint, phases, len(weights_by_phase[0]),
-                                      split_phases.fnv1a(body))
+    fingerprint = ebev.fnv1a(struct.pack("<II", phases, width), ebev.fnv1a(b"features"))
+    header = ebev.HEADER.pack(b"EBEV", 2, fingerprint, phases, len(weights_by_phase[0]),
+                            ebev.fnv1a(body))
     with open(path, "wb") as f:
         f.write(header + body)
 
@@ -41,7 +45,7 @@ class SplitPhasesTest(unittest.TestCase):
                 original, doubled = a.read(), s.read()
                 self.assertEqual(b.read(), original)
             # The split file differs from the source in its layout: 6 phases, another fingerprint.
-            self.assertEqual(split_phases.HEADER.unpack_from(doubled)[3], 6)
+            self.assertEqual(ebev.HEADER.unpack_from(doubled)[3], 6)
             self.assertNotEqual(doubled[8:16], original[8:16])
 
     def test_a_merge_rounds_to_the_nearest_halves_to_even(self):
