@@ -1,16 +1,17 @@
 """Reading and writing ebony's evaluation weights files (`Weights::to_bytes` in src/eval/learned.rs)
 for the research scripts beside this one.
 
-A file is a 32-byte header, then each phase's weights as i16, little-endian: magic `EBEV`, version,
-the layout's fingerprint, the phase count, the weights a phase, and the checksum, FNV-1a over the
-weights. The fingerprint is FNV-1a over a description of the features that ends with the phase count
+A file is a 32-byte header, then each phase's weights as i16, little-endian. The header holds the
+magic `EBEV`, the version, the layout's fingerprint, the phase count, the feature indices a phase
+(version 2 stores one weight for each class of them under the board's symmetries, version 1 one for
+each), and the checksum, FNV-1a over the weights. The fingerprint is FNV-1a over a description of the features that ends with the phase count
 and width (u32, little-endian; `layout_fingerprint`): FNV-1a's steps are invertible (its prime is
 odd), so a script that changes the phase layout unwinds the last eight bytes and applies new ones."""
 import struct
 
 PRIME = 0x100000001B3
 MASK = (1 << 64) - 1
-HEADER = struct.Struct("<4sIQIIQ")  # magic, version, fingerprint, phases, phase size, checksum
+HEADER = struct.Struct("<4sIQIIQ")  # magic, version, fingerprint, phases, indices a phase, checksum
 
 
 def fnv1a(data, h=0xCBF29CE484222325):
@@ -28,7 +29,7 @@ def unwind(h, data):
 
 
 def read(path):
-    """(magic, version, fingerprint, phases, phase size, checksum) and the weights' bytes of a whole
+    """(magic, version, fingerprint, phases, indices a phase, checksum) and the weights' bytes of a whole
     weights file; SystemExit names the file if it is not one."""
     with open(path, "rb") as f:
         data = f.read()
