@@ -20,12 +20,8 @@ def main():
     args = parser.parse_args()
     if len(args.inputs) < 2:
         parser.error("give at least two weights files to average")
-    files = [ebev.read(path) for path in args.inputs]
+    files = ebev.read_alike(args.inputs)
     first = files[0][0]
-    for path, (header, body) in zip(args.inputs, files):
-        # version, fingerprint, phases, phase size
-        if header[1:5] != first[1:5] or len(body) != len(files[0][1]):
-            raise SystemExit(f"{path}: another layout than {args.inputs[0]}")
     ebev.write(args.output, first, ebev.mean([body for _, body in files]))
     print(f"{args.output}: the mean of {len(files)} weights files, {first[3]} phases")
 

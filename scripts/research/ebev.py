@@ -1,16 +1,18 @@
 """Reading and writing ebony's evaluation weights files (`Weights::to_bytes` in src/eval/learned.rs)
 for the research scripts beside this one.
 
-A file is a 32-byte header, then each phase's weights as i16, little-endian. The header holds the
-magic `EBEV`, the version, the layout's fingerprint, the phase count, the feature indices a phase
-(version 2 stores one weight for each class of them under the board's symmetries, version 1 one for
-each), and the checksum, FNV-1a over the weights. The fingerprint is FNV-1a over a description of the features that ends with the phase count
-and width (u32, little-endian; `layout_fingerprint`): FNV-1a's steps are invertible (its prime is
-odd), so a script that changes the phase layout unwinds the last eight bytes and applies new ones."""
+A file is a 32-byte header, then each phase's weights as i16, little-endian, in 1/SCALE disc. The
+header holds the magic `EBEV`, the version, the layout's fingerprint, the phase count, the feature
+indices a phase (version 2 stores one weight for each class of them under the board's symmetries,
+version 1 one for each), and the checksum, FNV-1a over the weights. The fingerprint is FNV-1a over
+a description of the features that ends with the phase count and width (u32, little-endian;
+`layout_fingerprint`): FNV-1a's steps are invertible (its prime is odd), so a script that changes
+the phase layout unwinds the last eight bytes and applies new ones."""
 import struct
 
 PRIME = 0x100000001B3
 MASK = (1 << 64) - 1
+SCALE = 64  # a weight's unit is 1/SCALE disc (`SCALE` in src/eval/learned.rs)
 HEADER = struct.Struct("<4sIQIIQ")  # magic, version, fingerprint, phases, indices a phase, checksum
 
 
@@ -41,6 +43,18 @@ def read(path):
     if magic != b"EBEV" or phases == 0 or len(body) % phases or fnv1a(body) != checksum:
         raise SystemExit(f"{path}: not a whole ebony weights file")
     return header, body
+
+
+def read_alike(paths):
+    """`read` of each of `paths`, which must be weights of one layout (the first file's version,
+    fingerprint, phases and indices a phase, and as many weights); SystemExit names the first that
+    is not."""
+    files = [read(path) for path in paths]
+    (first, body) = files[0]
+    for path, (header, other) in zip(paths, files):
+        if header[1:5] != first[1:5] or len(other) != len(body):
+            raise SystemExit(f"{path}: another layout than {paths[0]}")
+    return files
 
 
 def write(path, header, body):

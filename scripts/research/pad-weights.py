@@ -8,12 +8,10 @@ usage: pad-weights.py OLD.ebev LAYOUT.ebev OUT.ebev
   LAYOUT.ebev: any weights of the layout with the appended patterns (its header and size are used),
   e.g. from `ebony-train stream-fit --epochs 1` on one game file in that layout's build.
 """
-import struct
 import sys
 
-from ebev import fnv1a
+import ebev
 
-HEADER = 32
 # The table after the patterns' classes, each phase: the global features (every value its own class,
 # learned::GLOBALS) and the edges' moves (65,536 indices read from either corner: 32,896 classes).
 TAIL = (32 + 32 + 40 + 40 + 10 + 41 + 41) + (65536 + 256) // 2
@@ -23,22 +21,21 @@ def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
     old_path, layout_path, out_path = sys.argv[1:4]
-    old, layout = open(old_path, "rb").read(), open(layout_path, "rb").read()
-    phases = struct.unpack_from("<I", old, 16)[0]
-    if struct.unpack_from("<I", layout, 16)[0] != phases or old[4:8] != layout[4:8]:
+    (old_header, old), (layout_header, layout) = ebev.read(old_path), ebev.read(layout_path)
+    phases = old_header[3]
+    if layout_header[3] != phases or layout_header[1] != old_header[1]:
         sys.exit("pad-weights: the two files differ in phases or version")
-    old_stored = (len(old) - HEADER) // 2 // phases
-    new_stored = (len(layout) - HEADER) // 2 // phases
+    old_stored = len(old) // 2 // phases
+    new_stored = len(layout) // 2 // phases
     added = new_stored - old_stored
     if added <= 0:
         sys.exit("pad-weights: LAYOUT.ebev has no more classes than OLD.ebev")
     patterns = old_stored - TAIL
     body = bytearray()
     for p in range(phases):
-        phase = old[HEADER + 2 * p * old_stored:HEADER + 2 * (p + 1) * old_stored]
+        phase = old[2 * p * old_stored:2 * (p + 1) * old_stored]
         body += phase[:2 * patterns] + bytes(2 * added) + phase[2 * patterns:]
-    out = layout[:24] + struct.pack("<Q", fnv1a(body)) + bytes(body)
-    open(out_path, "wb").write(out)
+    ebev.write(out_path, layout_header, bytes(body))
     print(f"{out_path}: {added} classes a phase added at 0, {phases} phases")
 
 

@@ -33,6 +33,8 @@ def main():
     parser.add_argument("input")
     parser.add_argument("output")
     parser.add_argument("--width", type=int, default=4)
+    # --factor has no argparse default: a group lets an option given at its default value pass
+    # beside the other one (`--factor 2 --merge 2`).
     layout = parser.add_mutually_exclusive_group()
     layout.add_argument("--factor", type=int)
     layout.add_argument("--merge", type=int)
