@@ -134,8 +134,7 @@ pub(crate) fn load(files: &[(String, f64)], search_weight: f64) -> Result<Loaded
     for (path, weight) in files {
         for record in crate::games::Reader::open(path)? {
             let record = record?;
-            let labelled = record.positions().map_err(|e| format!("{path}: {e}"))?;
-            for l in labelled.iter().filter(|l| !l.board.is_game_over()) {
+            for l in record.fitted().map_err(|e| format!("{path}: {e}"))? {
                 let Some((score, truth)) = target(l.label, search_weight) else { continue };
                 let key = canonical(l.board.player, l.board.opponent);
                 classes.entry(key).or_default().add(*weight, score, truth);

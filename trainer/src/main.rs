@@ -4,6 +4,7 @@
 //! - `merge`: several game files into one, each game once, in index order;
 //! - `convert`: a game file from one form or binary version to another (`games`: binary, or text
 //!   for `.txt`);
+//! - `count`: the games of game files and the positions a fit learns from them;
 //! - `fit`: the evaluation weights from game files, by conjugate gradients in memory (see `fit`);
 //! - `stream-fit`: the same fit by mini-batch Adam over samples on disk, in bounded memory (see
 //!   `samples` and `stream_fit`);
@@ -27,6 +28,7 @@ const USAGE: &str = "usage (a game file is binary, or text when its name ends in
                   [--noise N] [--solve E] [--endgame-noise N] [--eval WEIGHTS] [--opening-margin M]
   ebony-train merge --out FILE FILE...
   ebony-train convert [--version 1|2] IN OUT
+  ebony-train count FILE...
   ebony-train fit --out WEIGHTS [--force] [--search-weight L] [--ridge R] [--smooth S] [--iterations N]
                   FILE[@WEIGHT]...
   ebony-train stream-fit --out WEIGHTS [--force] [--method adam|cg] [--search-weight L] [--ridge R]
@@ -207,6 +209,27 @@ fn convert(mut args: Args) -> Result<(), String> {
     Ok(())
 }
 
+/// Each file's games and the positions a fit learns from them (`GameRecord::fitted`: `fit` and
+/// `stream-fit` count the same), then the totals, on stdout.
+fn count(args: Args) -> Result<(), String> {
+    let files = args.finish()?;
+    if files.is_empty() {
+        return Err("count needs at least one game file".to_string());
+    }
+    let (mut all_games, mut all_positions) = (0u64, 0u64);
+    for path in &files {
+        let (mut games, mut positions) = (0u64, 0u64);
+        for record in games::Reader::open(path)? {
+            positions += record?.fitted().map_err(|e| format!("{path}: {e}"))?.len() as u64;
+            games += 1;
+        }
+        println!("{path}: {games} games, {positions} positions");
+        (all_games, all_positions) = (all_games + games, all_positions + positions);
+    }
+    println!("total: {all_games} games, {all_positions} positions");
+    Ok(())
+}
+
 fn fit(mut args: Args) -> Result<(), String> {
     let out = args.take("out").ok_or("fit needs --out FILE")?;
     let settings = fit::Settings {
@@ -304,6 +327,7 @@ fn main() -> ExitCode {
         "gen" => gen(args),
         "merge" => merge(args),
         "convert" => convert(args),
+        "count" => count(args),
         "fit" => fit(args),
         "stream-fit" => stream_fit(args),
         "probcut-data" => probcut_data(args),

@@ -120,6 +120,14 @@ impl GameRecord {
         Ok(out)
     }
 
+    /// The positions a fit learns from: those with a label, the final one left out (the game's
+    /// score, nothing to learn). What `fit` and `stream-fit` read, and `count` counts.
+    pub fn fitted(&self) -> Result<Vec<Labelled>, String> {
+        let mut positions = self.positions()?;
+        positions.retain(|l| l.label != Label::None && !l.board.is_game_over());
+        Ok(positions)
+    }
+
     pub fn parse(line: &str) -> Result<GameRecord, String> {
         let fields: Vec<&str> = line.split_whitespace().collect();
         let (index, moves, labelled, solved, values, scores) = match fields[..] {
@@ -255,6 +263,8 @@ mod tests {
         assert_eq!(positions[3].label, Label::Outcome { outcome: -64, search: Some(-12) });
         assert_eq!(positions[7].label, Label::Exact(-64));
         assert!(positions[9].board.is_game_over());
+        // A fit learns from positions 2 to 8: after the random moves, before the end.
+        assert_eq!(shortest().fitted().unwrap(), positions[2..9]);
     }
 
     #[test]

@@ -218,8 +218,7 @@ fn split(files: &[(String, f64)], dir: &Path, buckets: u64) -> Result<u64, Strin
     for (file, (path, _)) in files.iter().enumerate() {
         for record in crate::games::Reader::open(path)? {
             let record = record?;
-            let labelled = record.positions().map_err(|e| format!("{path}: {e}"))?;
-            for l in labelled.iter().filter(|l| !l.board.is_game_over()) {
+            for l in record.fitted().map_err(|e| format!("{path}: {e}"))? {
                 let (truth, search) = match l.label {
                     Label::None => continue,
                     Label::Exact(s) => (s, None),

@@ -1,5 +1,5 @@
-//! `ebony-train` run as a user runs it: help, and a game file converted to the other form or binary
-//! version and back.
+//! `ebony-train` run as a user runs it: help, a game file converted to the other form or binary
+//! version and back, and its positions counted as a fit counts them.
 
 use std::process::Command;
 
@@ -74,5 +74,49 @@ fn a_fit_never_overwrites_a_weight_file_without_force() {
         assert!(out.status.success(), "{fit:?}: {}", String::from_utf8_lossy(&out.stderr));
         assert_ne!(std::fs::read(&weights).unwrap(), b"shipped");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn count_gives_the_positions_a_fit_reads() {
+    let dir = std::env::temp_dir().join(format!("ebony-train-cli-count-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let (a, b) = (path("a.txt"), path("b.ebgm"));
+    // Two files of three quick games each.
+    let gen = |out: &str, seed: &str| {
+        let args =
+            ["gen", "--out", out, "--games", "3", "--seed", seed, "--depth", "2", "--solve", "8", "--random", "2-6"];
+        let out = train(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    gen(&a, "1");
+    gen(&b, "2");
+    let out = train(&["count", &a, &b]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    let numbers = |line: &str| -> (u64, u64) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [.., games, "games,", positions, "positions"] = words[..] else { panic!("{line:?}") };
+        (games.parse().unwrap(), positions.parse().unwrap())
+    };
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(lines.len(), 3, "{report}");
+    assert!(lines[0].starts_with(&format!("{a}: ")) && lines[1].starts_with(&format!("{b}: ")), "{report}");
+    let ((ga, pa), (gb, pb), total) = (numbers(lines[0]), numbers(lines[1]), numbers(lines[2]));
+    assert!(lines[2].starts_with("total: ") && total == (ga + gb, pa + pb), "{report}");
+    assert_eq!((ga, gb), (3, 3));
+    assert!(pa > 0 && pa < 3 * 60, "{report}");
+    // stream-fit reads the same positions.
+    let weights = path("w.ebev");
+    let out =
+        train(&["stream-fit", "--out", &weights, "--work", &path("work"), "--epochs", "1", "--batch", "16", &a, &b]);
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{log}");
+    assert!(log.contains(&format!("{} positions (", pa + pb)), "{log}");
+    let out = train(&["count"]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("at least one game file"));
+    let out = train(&["count", &path("missing.ebgm")]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("missing.ebgm"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
