@@ -67,7 +67,7 @@ impl Settings {
 
 /// The table sizes of the self-play search and of the solver, in megabytes. Every game starts on
 /// cleared tables (a game depends on its index alone), so their size is paid again in every game:
-/// at 4 and 16 MB a run plays about 11% more games a CPU-hour than at 16 and 64 MB (docs/evaluation.md,
+/// at 4 and 16 MB a run plays about 13% more games a CPU-hour than at 16 and 64 MB (docs/evaluation.md,
 /// "Smaller tables for self-play"). A table's size can change which of two moves of the same exact
 /// value the solver plays (1 game in 300 of seed 21 differed), so a run resumes with a build of the
 /// sizes it started with.
