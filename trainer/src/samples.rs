@@ -220,7 +220,7 @@ fn split(files: &[(String, f64)], dir: &Path, buckets: u64) -> Result<u64, Strin
             let record = record?;
             for l in record.fitted().map_err(|e| format!("{path}: {e}"))? {
                 let (truth, search) = match l.label {
-                    Label::None => continue,
+                    Label::None => unreachable!("`fitted` keeps only labelled positions"),
                     Label::Exact(s) => (s, None),
                     Label::Outcome { outcome, search } => (outcome, search),
                 };
