@@ -572,3 +572,41 @@ fn depth_scores_are_full_width_unless_a_level_is_given() {
     }
     assert!(moved > 0, "58% scored every position as full width does");
 }
+
+/// Plain negamax to `depth` plies with the searcher's evaluation at the leaves (a pass costs no
+/// depth, as in the search): the reference of a full-width search to that depth.
+fn negamax(s: &Searcher, b: &Board, depth: u32) -> i32 {
+    let moves = b.moves();
+    if moves == 0 {
+        let passed = b.pass();
+        return if passed.moves() == 0 { b.final_score() } else { -negamax(s, &passed, depth) };
+    }
+    if depth == 0 {
+        return s.evaluator().evaluate(b);
+    }
+    Squares(moves).map(|sq| -negamax(s, &b.play(sq), depth - 1)).max().expect("moves is not empty")
+}
+
+/// `near_best`, the self-play's near-best opening moves: at full width, the moves whose depth-4
+/// scores are within the margin of the best, as plain negamax scores each move; with the same
+/// table reused from position to position, as the generator does.
+#[test]
+fn near_best_finds_the_moves_within_the_margin() {
+    let mut rng = Rng(47);
+    let boards: Vec<Board> = std::iter::from_fn(|| random_position(44, &mut rng)).take(12).collect();
+    let mut s = Searcher::new(4);
+    s.set_selectivity(Some(Selectivity::EXACT));
+    let (mut narrowed, mut widened) = (0, 0);
+    for b in &boards {
+        let scores: Vec<(Move, i32)> =
+            Squares(b.moves()).map(|sq| (Move::Play(sq), -negamax(&s, &b.play(sq), 3))).collect();
+        let best = scores.iter().map(|&(_, v)| v).max().expect("a move");
+        for margin in [0, 2, 5] {
+            let expected: Vec<Move> = scores.iter().filter(|&&(_, v)| v >= best - margin).map(|&(m, _)| m).collect();
+            assert_eq!(s.near_best(b, 4, margin), (expected.clone(), best), "{b:?} margin {margin}");
+            narrowed += (expected.len() < scores.len()) as usize;
+            widened += (margin > 0 && expected.len() > 1) as usize;
+        }
+    }
+    assert!(narrowed > 0 && widened > 0, "the margins never made a difference");
+}

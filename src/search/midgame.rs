@@ -12,7 +12,7 @@ use crate::eval::learned::{Patterns, Weights};
 use crate::eval::Evaluator;
 use crate::rules::board::{Board, Move};
 use crate::rules::masks::{CORNERS, C_SQUARES, X_SQUARES};
-use crate::rules::square::Square;
+use crate::rules::square::{Square, Squares};
 use std::time::{Duration, Instant};
 
 /// Relays a search of the position after a forced pass at the root, seen from the passing side.
@@ -235,6 +235,34 @@ impl Searcher {
             worker.iterate(board, max_depth, Instant::now(), None);
         }
         collect.0
+    }
+
+    /// The moves of `board` that a search of `depth` plies scores within `margin` discs of the
+    /// best, in square order, and the best score: the self-play's near-best opening moves
+    /// (`ebony-train gen --opening-margin`). One search finds the best score, then a null-window
+    /// search of each other move asks only whether it reaches the best less `margin`, which costs
+    /// less than scoring each move. The midgame search alone, at the selectivity of a depth-limited
+    /// search (no hand-over to the solver); `board` must have a legal move.
+    pub fn near_best(&mut self, board: &Board, depth: u32, margin: i32) -> (Vec<Move>, i32) {
+        assert!(board.moves() != 0, "near_best needs a position with a legal move");
+        self.tt.new_search();
+        let selectivity = self.selectivity(&Limits::Depth(depth), None);
+        let depth = depth.clamp(1, board.empty_count());
+        let mut silent = super::api::Silent;
+        let mut worker = Worker::new(&mut self.tt, &self.evaluator, &self.features, selectivity, &mut silent, None);
+        let result = worker.iterate(board, depth, Instant::now(), None);
+        let bound = result.score - margin;
+        let node = Node::new(board);
+        let near = Squares(board.moves())
+            .filter(|&sq| {
+                Move::Play(sq) == result.best || {
+                    let child = node.play(sq, board.flips(sq));
+                    -worker.pvs::<false>(&child, depth - 1, -bound, -bound + 1, 1) >= bound
+                }
+            })
+            .map(Move::Play)
+            .collect();
+        (near, result.score)
     }
 
     /// Searches `board` within `limits`, reporting progress to `observer`.
