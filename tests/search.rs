@@ -32,17 +32,24 @@ fn random_position(empties: u32, rng: &mut Rng) -> Option<Board> {
     (!b.is_game_over()).then_some(b)
 }
 
-/// Plain negamax to the end of the game, no pruning: the reference.
-fn minimax(b: &Board) -> i32 {
+/// Plain negamax, no pruning, to `depth` plies with `leaf` scoring the positions there (a pass costs
+/// no depth, as in the search): the reference of a full-width search.
+fn negamax(b: &Board, depth: u32, leaf: &dyn Fn(&Board) -> i32) -> i32 {
     let moves = b.moves();
     if moves == 0 {
         let passed = b.pass();
-        if passed.moves() == 0 {
-            return b.final_score();
-        }
-        return -minimax(&passed);
+        return if passed.moves() == 0 { b.final_score() } else { -negamax(&passed, depth, leaf) };
     }
-    Squares(moves).map(|sq| -minimax(&b.play(sq))).max().expect("moves is not empty")
+    if depth == 0 {
+        return leaf(b);
+    }
+    Squares(moves).map(|sq| -negamax(&b.play(sq), depth - 1, leaf)).max().expect("moves is not empty")
+}
+
+/// Plain negamax to the end of the game: the reference of exact scores (each move fills a square,
+/// so 60 plies always reach the end).
+fn minimax(b: &Board) -> i32 {
+    negamax(b, 60, &|_| unreachable!("60 plies reach the end of any game"))
 }
 
 fn assert_legal(board: &Board, mv: Move) {
@@ -573,20 +580,6 @@ fn depth_scores_are_full_width_unless_a_level_is_given() {
     assert!(moved > 0, "58% scored every position as full width does");
 }
 
-/// Plain negamax to `depth` plies with the searcher's evaluation at the leaves (a pass costs no
-/// depth, as in the search): the reference of a full-width search to that depth.
-fn negamax(s: &Searcher, b: &Board, depth: u32) -> i32 {
-    let moves = b.moves();
-    if moves == 0 {
-        let passed = b.pass();
-        return if passed.moves() == 0 { b.final_score() } else { -negamax(s, &passed, depth) };
-    }
-    if depth == 0 {
-        return s.evaluator().evaluate(b);
-    }
-    Squares(moves).map(|sq| -negamax(s, &b.play(sq), depth - 1)).max().expect("moves is not empty")
-}
-
 /// `near_best`, the self-play's near-best opening moves: at full width, the moves whose depth-4
 /// scores are within the margin of the best, as plain negamax scores each move; with the same
 /// table reused from position to position, as the generator does.
@@ -598,8 +591,9 @@ fn near_best_finds_the_moves_within_the_margin() {
     s.set_selectivity(Some(Selectivity::EXACT));
     let (mut narrowed, mut widened) = (0, 0);
     for b in &boards {
-        let scores: Vec<(Move, i32)> =
-            Squares(b.moves()).map(|sq| (Move::Play(sq), -negamax(&s, &b.play(sq), 3))).collect();
+        let scores: Vec<(Move, i32)> = Squares(b.moves())
+            .map(|sq| (Move::Play(sq), -negamax(&b.play(sq), 3, &|leaf| s.evaluator().evaluate(leaf))))
+            .collect();
         let best = scores.iter().map(|&(_, v)| v).max().expect("a move");
         for margin in [0, 2, 5] {
             let expected: Vec<Move> = scores.iter().filter(|&&(_, v)| v >= best - margin).map(|&(m, _)| m).collect();

@@ -80,8 +80,8 @@ pub const OPENING_DEPTH: u32 = 6;
 /// A move drawn uniformly from those `searcher` scores within `margin` discs of the best at
 /// [`OPENING_DEPTH`] plies (the moves in square order, so the draw depends on the game's numbers alone),
 /// and the best score: the search score of the position. One search and a null-window test of each
-/// other move ([`Searcher::near_best`]), 0.86 of the CPU a game of scoring each move by a search of
-/// its own (docs/evaluation.md, "Cheaper near-best openings").
+/// other move ([`Searcher::near_best`]): a game takes 0.86 of the CPU it took when each move was
+/// scored by a search of its own (docs/evaluation.md, "Cheaper near-best openings").
 fn opening_move(board: &Board, margin: i32, searcher: &mut Searcher, rng: &mut Rng) -> (Move, i32) {
     let (near, best) = searcher.near_best(board, OPENING_DEPTH, margin);
     (near[rng.below(near.len() as u64) as usize], best)
