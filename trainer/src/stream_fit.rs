@@ -261,7 +261,7 @@ fn adam(
             train.read(b as u64 * BLOCK as u64, BLOCK, &mut block)?;
             for i in shuffled(block.len(), &mut rng) {
                 let s = &block[i as usize];
-                if learned::phase(s.empties()) == PHASES - 1 {
+                if in_last_phase(s) {
                     continue; // solved after the epochs: `solve_last_phase`
                 }
                 let parameters = model.parameters(s);
@@ -302,13 +302,25 @@ fn adam(
     model.weights(|j| model.w[j] as f64)
 }
 
-/// The samples of the last phase (56 to 60 empties): each one's parameters, relative to the phase's
-/// first, its label and its weight.
+/// Whether a sample lies in the last phase (56 to 60 empties), which holds the first four moves'
+/// positions and no others: those that count once per sighting ([`fit::ALWAYS_FITTED`]), which the
+/// Adam epochs leave to [`solve_last_phase`].
+fn in_last_phase(s: &Sample) -> bool {
+    learned::phase(s.empties()) == PHASES - 1
+}
+
+// The last phase begins where the positions counted once per sighting begin: a layout with other
+// phases must choose again which samples the epochs leave out.
+const _: () =
+    assert!(learned::phase(fit::ALWAYS_FITTED) == PHASES - 2 && learned::phase(fit::ALWAYS_FITTED + 1) == PHASES - 1);
+
+/// The samples of the last phase: each one's parameters, relative to the phase's first, its label
+/// and its weight.
 fn last_phase_samples(model: &Model, train: &mut SampleFile) -> Result<Vec<([u32; FEATURES], f64, f64)>, String> {
     let base = ((PHASES - 1) * model.classes) as u32;
     let mut samples = Vec::new();
     train.for_each(|s| {
-        if learned::phase(s.empties()) == PHASES - 1 {
+        if in_last_phase(s) {
             samples.push((model.parameters(s).map(|j| j - base), s.label, s.weight));
         }
     })?;
