@@ -6,24 +6,32 @@ of its games (least, average).
 With `--by-empties LO-HI`, also each engine's average time a move by the empties on the board
 before it, from HI down to LO (where an engine that solves the endgame spends its time).
 
-Usage: scripts/research/match_times.py [--by-empties LO-HI] DIR...   (each a referee --out directory with
-       results.jsonl)
+Usage: scripts/research/match_times.py DIR... [--by-empties LO-HI]   (each DIR a referee --out directory
+       with results.jsonl; the option before or after them)
 Example: scripts/research/match_times.py --by-empties 20-28 runs/100ms-vs-ntest16
 """
+import argparse
 import json
-import sys
 from pathlib import Path
 
 
+def empties_range(text):
+    """LO-HI (e.g. 20-28) as the empties from HI down to LO."""
+    try:
+        lo, hi = map(int, text.split("-"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LO-HI, e.g. 20-28, not {text!r}")
+    return range(hi, lo - 1, -1)
+
+
 def main(argv):
-    by_empties = None
-    if argv[:1] == ["--by-empties"]:
-        try:
-            lo, hi = map(int, argv[1].split("-"))
-        except (IndexError, ValueError):
-            raise SystemExit("--by-empties LO-HI, e.g. 20-28")
-        by_empties, argv = range(hi, lo - 1, -1), argv[2:]
-    for d in argv:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dirs", nargs="+", metavar="DIR", help="a referee --out directory with results.jsonl")
+    parser.add_argument("--by-empties", type=empties_range, metavar="LO-HI",
+                        help="also the average time a move by the empties before it, from HI down to LO")
+    args = parser.parse_args(argv)
+    by_empties = args.by_empties
+    for d in args.dirs:
         times, left, at = {}, {}, {}
         clocks = {}  # engine name -> [base, increment] in ms, the engine's own tc= or the --tc of all
         for line in Path(d, "results.jsonl").read_text().splitlines():
@@ -66,4 +74,6 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    import sys
+
     main(sys.argv[1:])

@@ -28,6 +28,8 @@ class MatchTimesTest(unittest.TestCase):
                                     "times": times}) + "\n")
             out = subprocess.run([sys.executable, SCRIPT, "--by-empties", "20-30", tmp],
                                  capture_output=True, text=True, check=True).stdout
+            after = subprocess.run([sys.executable, SCRIPT, tmp, "--by-empties", "20-30"],
+                                   capture_output=True, text=True, check=True).stdout
             bad = subprocess.run([sys.executable, SCRIPT, "--by-empties", "x", tmp], capture_output=True, text=True)
         by_empties = "".join(line for line in out.splitlines(True) if "by empties" in line)
         self.assertIn("ms a move by empties", by_empties)
@@ -35,7 +37,9 @@ class MatchTimesTest(unittest.TestCase):
         for e in range(20, 31):
             self.assertIn(f"{e}: {e}", by_empties)
         self.assertIn("longest 56 ms", out)  # the first timed move: 56 empties
+        self.assertEqual(after, out)  # the option may follow the directories
         self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("LO-HI", bad.stderr)
 
     def test_time_left_on_each_engines_own_clock(self):
         moves, _ = first_move_game()
