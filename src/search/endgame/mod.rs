@@ -100,9 +100,14 @@ const DEEP_STABILITY_MARGIN: i32 = 8;
 /// (FFO #24-#37 nodes, from 12 empties): 8: 93.9 M, 12: 87.3 M, 16: 82.9 M, 20: 82.8 M, 28: 85.9 M
 /// with the endgame-only weights; with the learnt evaluation of the whole game (FFO #20-#39 / #40-#49
 /// nodes): 8: 121.3 / 1018 M, 16: 102.6 / 793 M, 24: 93.7 / 797 M, 32: 93.8 / 822 M, 64: 104.1 / 882 M.
+/// With the weights fitted on 100.7 M positions (2026-11-29; FFO #40-#49 / #20-#39 / the 80 game
+/// positions of `data/solver/games-23-25.obf`, nodes): the search from 16 empties 545.6 / 73.5 /
+/// 3,876 M, from 17 536.3 / 71.9 / 3,769 M, from 18 539.6 / 71.2 / 3,780 M (0.91, 0.92 and 0.89 of
+/// the time from 16, run side by side), from 19 - / - / 3,855 M, from 20 561.7 / 72.9 / 3,953 M;
+/// `W_EVAL` 16, 20, 28, 32: 574.5, 567.0, 542.9, 549.4 M on #40-#49 (24: 545.6 M).
 const EVAL_MIN: u32 = 12;
 const W_EVAL: i32 = 24;
-const SORT_MIN: u32 = 16;
+const SORT_MIN: u32 = 18;
 const SORT_DEPTH: u32 = 2;
 
 /// The depth of the ordering search at `n` empties (from `SORT_MIN`): deeper near the root, where
