@@ -12,6 +12,7 @@ Example: scripts/research/match_times.py --by-empties 20-28 runs/100ms-vs-ntest1
 """
 import argparse
 import json
+import sys
 from pathlib import Path
 
 
@@ -74,6 +75,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    import sys
-
     main(sys.argv[1:])
