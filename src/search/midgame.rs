@@ -867,24 +867,36 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let ordering = (depth >= EVAL_ORDER_DEPTH && self.features.evaluation)
-            .then(|| self.evaluator.weights().children(&node.patterns, board.empty_count()));
-        let list = MoveList::new(board, moves, tt_move, self.features, ordering);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
-        let mut first = true;
-        for m in list {
-            let child = node.play(m.sq, m.flips);
-            let mut full = PV && first;
-            let mut score = 0;
-            if !full {
-                score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
-                full = PV && score > alpha && score < beta;
+        let mut rest = moves;
+        // The table move goes first, before the other moves are keyed: at a cut node it often
+        // refutes alone, and keying the rest (each child's replies and evaluation) is then saved.
+        if tt_move != NO_MOVE && self.features.tt_move {
+            let sq = Square::from_index(tt_move as u32);
+            rest &= !sq.bit();
+            let (score, full) = self.child::<PV>(node, sq, board.flips(sq), depth, alpha, beta, ply, true);
+            if self.stop.is_some() {
+                return 0;
             }
-            if full {
-                score = -self.pvs::<PV>(&child, depth - 1, -beta, -alpha, ply + 1);
+            (best, best_move) = (score, tt_move);
+            if score > alpha {
+                alpha = score;
+                if PV {
+                    self.set_pv(ply, best_move, full);
+                }
             }
+            if score >= beta || rest == 0 {
+                self.tt.store_result(board, depth, alpha0, beta, best, best_move);
+                return best;
+            }
+        }
+        let ordering = (depth >= EVAL_ORDER_DEPTH && self.features.evaluation)
+            .then(|| self.evaluator.weights().children(&node.patterns, board.empty_count()));
+        let mut first = best_move == NO_MOVE;
+        for m in MoveList::new(board, rest, NO_MOVE, self.features, ordering) {
+            let (score, full) = self.child::<PV>(node, m.sq, m.flips, depth, alpha, beta, ply, first);
             first = false;
             if self.stop.is_some() {
                 return 0;
@@ -905,5 +917,34 @@ impl<'a> Worker<'a> {
         }
         self.tt.store_result(board, depth, alpha0, beta, best, best_move);
         best
+    }
+
+    /// The score of the move to `sq` at a node of [`Self::pvs`], and whether it was searched with the
+    /// full window: the first move of a PV node is; any other move gets a null window first, and at
+    /// a PV node the full one when it lands inside the window.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn child<const PV: bool>(
+        &mut self,
+        node: &Node,
+        sq: Square,
+        flips: u64,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        first: bool,
+    ) -> (i32, bool) {
+        let child = node.play(sq, flips);
+        let mut full = PV && first;
+        let mut score = 0;
+        if !full {
+            score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+            full = PV && score > alpha && score < beta;
+        }
+        if full {
+            score = -self.pvs::<PV>(&child, depth - 1, -beta, -alpha, ply + 1);
+        }
+        (score, full)
     }
 }
