@@ -26,6 +26,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage (a game file is binary, or text when its name ends in .txt):
   ebony-train gen --out FILE --games N [--seed S] [--shard K/N] [--random LO-HI] [--depth D]
                   [--noise N] [--solve E] [--endgame-noise N] [--eval WEIGHTS] [--opening-margin M]
+                  [--no-scores]
   ebony-train merge --out FILE FILE...
   ebony-train convert [--version 1|2] IN OUT
   ebony-train count FILE...
@@ -39,7 +40,7 @@ const USAGE: &str = "usage (a game file is binary, or text when its name ends in
   ebony-train probcut-fit --out RUST_FILE DATAFILE...";
 
 /// Options that take no value.
-const FLAGS: [&str; 1] = ["force"];
+const FLAGS: [&str; 2] = ["force", "no-scores"];
 
 /// `--name value` options (`--name` alone for [`FLAGS`]) and the other arguments, in order.
 struct Args {
@@ -128,6 +129,7 @@ fn gen(mut args: Args) -> Result<(), String> {
         endgame_noise: args.number("endgame-noise", 8)?,
         eval: eval_option(&mut args)?,
         opening_margin: args.number("opening-margin", 0)?,
+        scores: !args.flag("no-scores"),
     };
     if !args.finish()?.is_empty() {
         return Err("gen takes no file arguments".to_string());

@@ -45,6 +45,10 @@ pub struct Settings {
     /// The learnt weights the self-play search evaluates with, and their file's name in the header
     /// (evaluation v1 when none).
     pub eval: Option<(&'static Weights, String)>,
+    /// Whether a record keeps the self-play search's scores (`--no-scores`: not). The fits label
+    /// with the outcomes and exact values; the scores serve only `--search-weight` and take about a
+    /// third of a game's bytes after compression.
+    pub scores: bool,
 }
 
 impl Settings {
@@ -62,6 +66,7 @@ impl Settings {
             self.endgame_noise,
             self.eval.as_ref().map_or("v1".to_string(), |(w, name)| format!("{name}:{:016x}", w.checksum()))
         ) + &if self.opening_margin > 0 { format!(" opening-margin={}", self.opening_margin) } else { String::new() }
+            + if self.scores { "" } else { " scores=no" }
     }
 }
 
@@ -137,6 +142,9 @@ pub fn play_game(settings: &Settings, index: u64, searcher: &mut Searcher, solve
         let mv = if rng.one_in(settings.endgame_noise) { random_move(&board, &mut rng) } else { solution.best };
         play(&mut board, &mut side, mv, &mut moves);
     }
+    if !settings.scores {
+        scores.clear();
+    }
     GameRecord { index, moves, labelled, solved, values, scores }
 }
 
@@ -182,6 +190,7 @@ pub(crate) mod tests {
             endgame_noise: 4,
             eval: None,
             opening_margin: 0,
+            scores: true,
         }
     }
 
@@ -215,6 +224,20 @@ pub(crate) mod tests {
         }
         assert!(openings.len() > 1, "the openings differ");
         assert!(settings.header().ends_with(" opening-margin=2") && !quick().header().contains("opening"));
+    }
+
+    #[test]
+    fn without_scores_the_same_games_are_played() {
+        let (mut searcher, mut solver) = (Searcher::new(1), Solver::new(1));
+        let plain = Settings { opening_margin: 2, ..quick() };
+        let bare = Settings { scores: false, ..plain.clone() };
+        for index in 0..3 {
+            let with = play_game(&plain, index, &mut searcher, &mut solver);
+            let without = play_game(&bare, index, &mut searcher, &mut solver);
+            assert!(!with.scores.is_empty() && without.scores.is_empty(), "game {index}");
+            assert_eq!(GameRecord { scores: Vec::new(), ..with }, without);
+        }
+        assert!(bare.header().ends_with(" opening-margin=2 scores=no") && !plain.header().contains("scores"));
     }
 
     #[test]
