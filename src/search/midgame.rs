@@ -97,6 +97,10 @@ const ASPIRATION_MIN_DEPTH: u32 = 4;
 const STATIC_ORDER: [u64; 4] = [CORNERS, !(CORNERS | C_SQUARES | X_SQUARES), C_SQUARES, X_SQUARES];
 /// The pv code of a pass.
 const PASS: u8 = 64;
+/// A node deeper than this starts loading its children's table buckets into the cache once it has
+/// keyed their moves, before it searches the first (a child at depth 1 does not probe the table):
+/// 4-6% less CPU for the same tree (docs/speed.md, "Bench figures, newest first").
+const PREFETCH_ABOVE: u32 = 2;
 
 /// A position as the midgame search walks it: the board and the values of its pattern copies, which
 /// the learnt evaluation reads, updated together move by move.
@@ -894,8 +898,15 @@ impl<'a> Worker<'a> {
         }
         let ordering = (depth >= EVAL_ORDER_DEPTH && self.features.evaluation)
             .then(|| self.evaluator.weights().children(&node.patterns, board.empty_count()));
+        let list = MoveList::new(board, rest, NO_MOVE, self.features, ordering);
+        if depth > PREFETCH_ABOVE {
+            for m in list.pending() {
+                let child = board.play_flips(m.sq, m.flips);
+                self.tt.prefetch(child.player, child.opponent);
+            }
+        }
         let mut first = best_move == NO_MOVE;
-        for m in MoveList::new(board, rest, NO_MOVE, self.features, ordering) {
+        for m in list {
             let (score, full) = self.child::<PV>(node, m.sq, m.flips, depth, alpha, beta, ply, first);
             first = false;
             if self.stop.is_some() {

@@ -167,6 +167,11 @@ impl MoveList {
         list
     }
 
+    /// The moves not taken yet, in no particular order.
+    pub fn pending(&self) -> &[Scored] {
+        &self.moves[self.taken..self.len]
+    }
+
     pub fn len(&self) -> usize {
         self.len
     }
