@@ -33,8 +33,8 @@ const USAGE: &str = "usage (a game file is binary, or text when its name ends in
   ebony-train fit --out WEIGHTS [--force] [--search-weight L] [--ridge R] [--smooth S] [--iterations N]
                   FILE[@WEIGHT]...
   ebony-train stream-fit --out WEIGHTS [--force] [--method adam|cg] [--search-weight L] [--ridge R]
-                  [--smooth S] [--epochs N] [--batch B] [--rate A] [--decay D] [--average E] [--seed S]
-                  [--work DIR] [--memory-mb M] [--compare WEIGHTS]... FILE[@WEIGHT]...
+                  [--smooth S] [--epochs N] [--batch B] [--rate A] [--decay D] [--average E] [--huber H]
+                  [--seed S] [--work DIR] [--memory-mb M] [--compare WEIGHTS]... FILE[@WEIGHT]...
   ebony-train probcut-data --out FILE --positions N [--seed S] [--shard K/N] [--depth D] [--eval WEIGHTS]
                   [--selectivity P] [--endgame 1] GAMEFILE...
   ebony-train probcut-fit --out RUST_FILE DATAFILE...";
@@ -265,6 +265,7 @@ fn stream_fit(mut args: Args) -> Result<(), String> {
         rate: args.number("rate", 0.3)?,
         decay: args.number("decay", 0.75)?,
         average: args.number("average", 3)?,
+        huber: args.number("huber", f64::INFINITY)?,
         seed: args.number("seed", 1)?,
         work: args.take("work"),
         memory: args.number::<u64>("memory-mb", 1024)?.saturating_mul(1 << 20),
@@ -280,6 +281,12 @@ fn stream_fit(mut args: Args) -> Result<(), String> {
     }
     if !(settings.rate > 0.0 && settings.decay > 0.0 && settings.decay <= 1.0) {
         return Err("--rate must be positive, --decay in (0, 1]".to_string());
+    }
+    if settings.huber.is_nan() || settings.huber <= 0.0 {
+        return Err("--huber must be positive".to_string());
+    }
+    if settings.huber.is_finite() && settings.method == stream_fit::Method::ConjugateGradients {
+        return Err("--huber needs --method adam: conjugate gradients solve the least squares".to_string());
     }
     stream_fit::run(&files, &settings, &out)
 }

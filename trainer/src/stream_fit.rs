@@ -10,6 +10,10 @@
 //! sum over classes weight * (label - estimate)^2 + ridge * |w|^2 + smooth * sum over neighbouring phases |w_k - w_k+1|^2
 //! ```
 //!
+//! or, with `--huber D` (Adam only), the same with each class's square (label - estimate)^2 turned
+//! into Huber's loss past D discs, 2 D |label - estimate| - D^2: a label that lies far from the
+//! estimate (a game lost by a blunder long after the position) pulls no harder than one D discs off.
+//!
 //! with one parameter per class of tied indices ([`learned::canonical_indices`]) and phase, as `fit`
 //! ties them, on the same classes, labels, weights and held-out split:
 //!
@@ -100,6 +104,9 @@ pub struct Settings {
     /// The epochs at the end whose steps' weights are averaged into the result (0: the last
     /// step's weights).
     pub average: usize,
+    /// Where the loss turns from the square of a sample's error to its absolute value, in discs
+    /// (Huber's loss; infinite: least squares).
+    pub huber: f64,
     /// The order of the samples.
     pub seed: u64,
     /// Where the samples are kept; a temporary directory (removed at the end) if none.
@@ -267,7 +274,8 @@ fn adam(
                 let parameters = model.parameters(s);
                 let estimate = model.estimate(&parameters);
                 fitted.add(s.empties(), estimate, s.truth);
-                let d = (2.0 * s.weight * (estimate - s.label)) as f32;
+                let residual = (estimate - s.label).clamp(-settings.huber, settings.huber);
+                let d = (2.0 * s.weight * residual) as f32;
                 for &j in &parameters {
                     adam.gradient[j as usize] += d;
                 }
@@ -516,6 +524,7 @@ mod tests {
             rate: 0.05,
             decay: 0.9,
             average: 1,
+            huber: f64::INFINITY,
             seed: 1,
             work: Some(work.to_string_lossy().into_owned()),
             memory: 1 << 30,
@@ -584,6 +593,37 @@ mod tests {
         .1;
         assert!(fitted < zero / 3.0, "fitted {fitted:.2} vs all-zero {zero:.2}");
         clean(&settings);
+        std::fs::remove_file(&games[0].0).unwrap();
+    }
+
+    #[test]
+    fn huber_loss_is_least_squares_when_wide_and_trades_the_squares_when_narrow() {
+        let games = [(games_file("stream-huber"), 1.0)];
+        let base =
+            |name: &str| Settings { ridge: 0.1, smooth: 0.0, epochs: 30, batch: 16, rate: 0.1, ..settings(name) };
+        let least = fit(&games, &base("huber-ls"));
+        // A threshold past every error never binds: least squares, bit for bit.
+        assert_eq!(least, fit(&games, &Settings { huber: 1e6, ..base("huber-wide") }));
+        // Half a disc: the squares of what it fits are no longer what the fit minimises.
+        let huber = fit(&games, &Settings { huber: 0.5, ..base("huber-narrow") });
+        let mut data = samples::prepare(&games, 0.0, &PathBuf::from(base("huber-ls").work.unwrap()), 1 << 30).unwrap();
+        let mut mean_square = |bytes: &[u8]| {
+            let weights = Weights::from_bytes(bytes).unwrap();
+            let (mut sum, mut count) = (0.0, 0.0);
+            data.train
+                .for_each(|s| {
+                    let (p, o) = s.board;
+                    let e = weights.score(p, o, movegen::moves(p, o)) as f64 / SCALE as f64 - s.label;
+                    (sum, count) = (sum + e * e, count + 1.0);
+                })
+                .unwrap();
+            sum / count
+        };
+        let (huber_sq, least_sq) = (mean_square(&huber), mean_square(&least));
+        assert!(huber_sq > least_sq, "mean square error {huber_sq:.3} against least squares' {least_sq:.3}");
+        for name in ["huber-ls", "huber-wide", "huber-narrow"] {
+            clean(&base(name));
+        }
         std::fs::remove_file(&games[0].0).unwrap();
     }
 
