@@ -13,6 +13,7 @@
 //! or, with `--huber D` (Adam only), the same with each class's square (label - estimate)^2 turned
 //! into Huber's loss past D discs, 2 D |label - estimate| - D^2: a label that lies far from the
 //! estimate (a game lost by a blunder long after the position) pulls no harder than one D discs off.
+//! The last phase's exact solve (step 2 below) stays least squares.
 //!
 //! with one parameter per class of tied indices ([`learned::canonical_indices`]) and phase, as `fit`
 //! ties them, on the same classes, labels, weights and held-out split:
