@@ -146,10 +146,12 @@ def make(root, names, jobs, dry_run):
         run(["cargo", "build", "--release", "-p", "ebony-train", "--manifest-path", os.path.join(tree, "Cargo.toml")])
     if not dry_run:
         os.makedirs(os.path.join(root, FOLDER), exist_ok=True)
+    if dry_run:
+        for e in todo:  # one line a command, in the record's order
+            run(commands(root, e)[1])
+        return 0
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(lambda e: run(commands(root, e)[1]), todo))
-    if dry_run:
-        return 0
     failed = [e.name for e in todo if state(e, root) != "made"]
     if failed:
         print(f"made, but not as recorded: {', '.join(failed)} (another build or weights than the line's?)",
