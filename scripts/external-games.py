@@ -62,9 +62,6 @@ class Entry:
     def path(self, root):
         return os.path.join(root, FOLDER, self.name)
 
-    def weight_label(self):
-        return f"{self.weight:g}"
-
 
 def read_manifest(root):
     path = os.path.join(root, MANIFEST)
@@ -117,12 +114,11 @@ def worktree(root, commit):
     return os.path.join(root, "target", "external", commit)
 
 
-def commands(root, entry):
+def gen_command(root, entry):
+    """The command that plays the entry's games: its commit's trainer and weights, from its worktree."""
     tree = worktree(root, entry.commit)
-    trainer = os.path.join(tree, "target", "release", "ebony-train")
-    gen = [trainer, "gen", "--out", entry.path(root), "--games", str(entry.games), *entry.args,
-           "--eval", os.path.join(tree, "src", "eval", "weights.ebev")]
-    return tree, gen
+    return [os.path.join(tree, "target", "release", "ebony-train"), "gen", "--out", entry.path(root),
+            "--games", str(entry.games), *entry.args, "--eval", os.path.join(tree, "src", "eval", "weights.ebev")]
 
 
 def make(root, names, jobs, dry_run):
@@ -138,20 +134,19 @@ def make(root, names, jobs, dry_run):
             raise ValueError(f"{e.path(root)} differs from its record: move it away, then make it again")
         if s != "made":
             todo.append(e)
-    run = (lambda cmd, **kw: print(shlex.join(cmd))) if dry_run else (lambda cmd, **kw: subprocess.run(cmd, check=True, **kw))
+    run = (lambda cmd: print(shlex.join(cmd))) if dry_run else (lambda cmd: subprocess.run(cmd, check=True))
     for commit in dict.fromkeys(e.commit for e in todo):
         tree = worktree(root, commit)
         if not os.path.exists(os.path.join(tree, "Cargo.toml")):
             run(["git", "-C", root, "worktree", "add", "--detach", tree, commit])
         run(["cargo", "build", "--release", "-p", "ebony-train", "--manifest-path", os.path.join(tree, "Cargo.toml")])
-    if not dry_run:
-        os.makedirs(os.path.join(root, FOLDER), exist_ok=True)
     if dry_run:
         for e in todo:  # one line a command, in the record's order
-            run(commands(root, e)[1])
+            run(gen_command(root, e))
         return 0
+    os.makedirs(os.path.join(root, FOLDER), exist_ok=True)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        list(pool.map(lambda e: run(commands(root, e)[1]), todo))
+        list(pool.map(lambda e: run(gen_command(root, e)), todo))
     failed = [e.name for e in todo if state(e, root) != "made"]
     if failed:
         print(f"made, but not as recorded: {', '.join(failed)} (another build or weights than the line's?)",
@@ -167,7 +162,8 @@ def record(root, name, fields):
     out = subprocess.run([trainer, "count", path], capture_output=True, text=True)
     if out.returncode != 0:
         raise ValueError(f"{trainer} count {path}: {out.stderr.strip()} (a run must be stopped, its file whole)")
-    games = int(out.stdout.split(":")[1].split()[0])
+    # `count` says "PATH: N games, M positions" (then a total line); the path may hold a colon.
+    games = int(out.stdout.splitlines()[0].rsplit(": ", 1)[1].split()[0])
     size = os.path.getsize(path)
     manifest = os.path.join(root, MANIFEST)
     with open(manifest, encoding="utf-8") as f:
@@ -194,7 +190,7 @@ def record(root, name, fields):
 
 
 def main(argv):
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     if argv[:1] == ["--root"] and len(argv) > 1:
         root, argv = argv[1], argv[2:]
     if not argv or argv[0] not in ("list", "check", "make", "files", "record"):
@@ -210,7 +206,7 @@ def main(argv):
             for e in made:
                 if os.path.getsize(e.path(root)) > e.bytes:
                     print(f"external-games: {e.name} holds more than its record", file=sys.stderr)
-            print(" ".join(f"{os.path.relpath(e.path(root))}@{e.weight_label()}" for e in made))
+            print(" ".join(f"{os.path.relpath(e.path(root))}@{e.weight:g}" for e in made))
             return 0
         if command == "record":
             if not rest:
