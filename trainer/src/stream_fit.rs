@@ -225,6 +225,12 @@ fn shuffled(n: usize, rng: &mut Rng) -> Vec<u32> {
     order
 }
 
+/// What `weights` say of a sample's position, in discs.
+fn score(weights: &Weights, s: &Sample) -> f64 {
+    let (p, o) = s.board;
+    weights.score(p, o, movegen::moves(p, o)) as f64 / SCALE as f64
+}
+
 /// The mean absolute error by phase of `estimate` on every sample of `file`.
 fn errors(file: &mut SampleFile, estimate: impl Fn(&Sample) -> f64) -> Result<([f64; PHASES], f64), String> {
     let mut sum = ErrorSum::default();
@@ -490,10 +496,6 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
         Method::Adam => adam(model, train, held, settings)?,
         Method::ConjugateGradients => conjugate_gradients(model, train, held, settings)?,
     };
-    let score = |w: &Weights, s: &Sample| {
-        let (p, o) = s.board;
-        w.score(p, o, movegen::moves(p, o)) as f64 / SCALE as f64
-    };
     eprintln!("mean absolute error in discs, all phases | by phase ({} empties each, from 0):", learned::PHASE_WIDTH);
     print_errors("learnt, fitted", errors(train, |s| score(&weights, s))?);
     eprintln!("held out:");
@@ -586,12 +588,7 @@ mod tests {
         let weights = Weights::from_bytes(&fit(&games, &settings)).unwrap();
         let mut data = samples::prepare(&games, 0.0, &PathBuf::from(settings.work.as_ref().unwrap()), 1 << 30).unwrap();
         let zero = errors(&mut data.train, |_| 0.0).unwrap().1;
-        let fitted = errors(&mut data.train, |s| {
-            let (p, o) = s.board;
-            weights.score(p, o, movegen::moves(p, o)) as f64 / SCALE as f64
-        })
-        .unwrap()
-        .1;
+        let fitted = errors(&mut data.train, |s| score(&weights, s)).unwrap().1;
         assert!(fitted < zero / 3.0, "fitted {fitted:.2} vs all-zero {zero:.2}");
         clean(&settings);
         std::fs::remove_file(&games[0].0).unwrap();
@@ -613,8 +610,7 @@ mod tests {
             let (mut sum, mut count) = (0.0, 0.0);
             data.train
                 .for_each(|s| {
-                    let (p, o) = s.board;
-                    let e = weights.score(p, o, movegen::moves(p, o)) as f64 / SCALE as f64 - s.label;
+                    let e = score(&weights, s) - s.label;
                     (sum, count) = (sum + e * e, count + 1.0);
                 })
                 .unwrap();
