@@ -14,10 +14,11 @@ const HEADER: usize = 32;
 fn check(bytes: &[u8]) {
     let Ok(weights) = Weights::from_bytes(bytes) else { return };
     let written = weights.to_bytes();
-    // A version 2 file holds each class of configurations once: it is written back byte for byte
-    // (which also says it loads the same). A version 1 file is written as version 2: load it back.
+    // A file of the current version (3) holds each class of configurations once, as the tables
+    // read it: it is written back byte for byte (which also says it loads the same). An older
+    // file is written in the current version: load it back.
     if bytes[4..8] == written[4..8] {
-        assert!(bytes == &written[..], "a version 2 file written differently");
+        assert!(bytes == &written[..], "a current-version file written differently");
     } else {
         let again = Weights::from_bytes(&written).expect("written weights load");
         assert_eq!(again.checksum(), weights.checksum());

@@ -24,8 +24,8 @@
 //! scores each from the node's values, reading only the copies the move changes: the same sums, 5%
 //! less time to depth 18 (commit dc3458c, 2026-11-25; docs/speed.md).
 //!
-//! Weights are 16-bit, in 1/[`SCALE`] disc, in files and for the trainer; the evaluation reads the
-//! patterns' weights as 8-bit multiples of a step (`Tables`). The phase is the number of empties in
+//! The trainer fits weights in 1/[`SCALE`] disc; the evaluation reads the patterns' weights as 8-bit
+//! multiples of a step (`Tables`), and weight files store them so. The phase is the number of empties in
 //! steps of [`PHASE_WIDTH`]; neighbouring phases are tied in the fit so that the estimate moves
 //! smoothly.
 
@@ -33,7 +33,6 @@ use crate::formats::fnv1a;
 use crate::rules::masks::{neighbours, QUADRANTS};
 use crate::rules::movegen;
 use crate::rules::symmetry::{preimage, symmetry};
-use std::borrow::Cow;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -608,7 +607,7 @@ fn class_ranks() -> &'static [u32] {
 }
 
 /// The smallest index of each class of `canon` ([`canonical_indices`]), in increasing order: the
-/// indices a version-2 file stores.
+/// indices a weight file stores.
 fn representatives(canon: &'static [u32]) -> impl Iterator<Item = usize> {
     canon.iter().enumerate().filter(|&(i, &c)| i == c as usize).map(|(i, _)| i)
 }
@@ -647,9 +646,12 @@ impl fmt::Display for WeightsError {
 impl std::error::Error for WeightsError {}
 
 const MAGIC: &[u8; 4] = b"EBEV";
-/// Version 2 stores one weight per class of symmetric configurations; version 1 stored every index
-/// (read still).
-const VERSION: u32 = 2;
+/// Version 3 stores each class of symmetric configurations once, as the evaluation reads it (the
+/// patterns' weights as 8-bit steps, the others' as 16-bit weights), every phase after the first as
+/// its change from the phase before; version 2 stored each class once as a 16-bit weight, version 1
+/// every index's 16-bit weight (both read still, their patterns' weights rounded as they load).
+const VERSION: u32 = 3;
+const VERSION_CLASSES: u32 = 2;
 const VERSION_FULL: u32 = 1;
 const HEADER: usize = 4 + 4 + 8 + 4 + 4 + 8;
 
@@ -684,14 +686,38 @@ fn layout_fingerprint() -> u64 {
     fnv1a(description)
 }
 
-/// A weight set: `PHASES` tables of `phase_size()` weights, kept as a file stores them (each class
-/// of symmetric configurations once) and as the evaluation reads them (`Tables`). The built-in set
-/// borrows the embedded file's bytes, so that the only copy made at start-up is the tables.
+/// How many classes of symmetric configurations ([`representatives`]) a phase has: the coarse
+/// patterns', all the patterns' (the coarse ones first), and all (the global features' and the
+/// edges' moves after the patterns').
+#[derive(Clone, Copy)]
+struct ClassCounts {
+    coarse: usize,
+    patterns: usize,
+    all: usize,
+}
+
+impl ClassCounts {
+    fn get() -> ClassCounts {
+        let (layout, ranks) = (layout(), class_ranks());
+        // A pattern's first index (all its squares empty) is its class's own, so its rank counts the
+        // classes before it.
+        ClassCounts {
+            coarse: ranks[layout.coarse_size] as usize,
+            patterns: ranks[layout.patterns_size] as usize,
+            all: representatives(canonical_indices()).count(),
+        }
+    }
+
+    /// The classes after the patterns'.
+    fn extras(self) -> usize {
+        self.all - self.patterns
+    }
+}
+
+/// A weight set: `PHASES` tables of `phase_size()` weights, as the evaluation reads them (`Tables`);
+/// files and the trainer see them as 16-bit weights in 1/[`SCALE`] disc ([`Weights::values`]).
 #[derive(PartialEq, Eq)]
 pub struct Weights {
-    /// Phase by phase, the weight of each class once, at its smallest index ([`representatives`]),
-    /// as little-endian `i16`: a version-2 file's body.
-    classes: Cow<'static, [u8]>,
     tables: Tables,
 }
 
@@ -710,31 +736,42 @@ struct Tables {
 }
 
 impl Tables {
-    /// The tables of the weights `classes` (a version-2 file's body, its length checked): each
-    /// class rounded once, then copied to its indices. 15 phases hold 9.6 M pattern weights; this
-    /// is most of the start-up's time.
-    fn new(classes: &[u8]) -> Tables {
-        let layout = layout();
-        let (coarse_size, patterns_size, size) = (layout.coarse_size, layout.patterns_size, layout.size);
-        let ranks = class_ranks();
-        // The classes come in the order of their indices: the coarse patterns', the others', then
-        // the global features' (a pattern's first index, all squares empty, is its class's own).
-        let (coarse_classes, pattern_classes) = (ranks[coarse_size] as usize, ranks[patterns_size] as usize);
+    /// The tables of each class's value, phase by phase: the patterns' in steps (`steps`, `PHASES`
+    /// blocks of `ClassCounts::patterns`), the others' in 1/[`SCALE`] disc (`extras`, `PHASES` blocks
+    /// of `ClassCounts::extras`), each copied to the indices of its class. 15 phases hold 9.6 M
+    /// pattern weights; this is most of the start-up's time.
+    fn new(steps: &[i8], extras: &[i16]) -> Tables {
+        let (layout, ranks, counts) = (layout(), class_ranks(), ClassCounts::get());
+        let (patterns_size, extras_size) = (layout.patterns_size, layout.size - layout.patterns_size);
         // Read at random at every evaluation, so huge pages spare TLB misses.
         let mut patterns = crate::memory::huge_vec(PHASES * patterns_size, 0i8);
-        let mut extras = vec![0i16; PHASES * (size - patterns_size)];
-        let (mut weights, mut steps) = (Vec::new(), vec![0i8; pattern_classes]);
-        let phases = patterns.chunks_exact_mut(patterns_size).zip(extras.chunks_exact_mut(size - patterns_size));
-        for ((phase_steps, phase_extras), classes) in phases.zip(classes.chunks_exact(classes.len() / PHASES)) {
-            weights.clear();
-            weights.extend(little_endian(classes));
-            // Each class rounded once, then spread over its indices.
-            round_to_steps::<COARSE_STEP>(&mut steps[..coarse_classes], &weights[..coarse_classes]);
-            round_to_steps::<FINE_STEP>(&mut steps[coarse_classes..], &weights[coarse_classes..pattern_classes]);
-            spread(phase_steps, &ranks[..patterns_size], &steps);
-            spread(phase_extras, &ranks[patterns_size..], &weights);
+        let mut table_extras = vec![0i16; PHASES * extras_size];
+        let phases = patterns.chunks_exact_mut(patterns_size).zip(table_extras.chunks_exact_mut(extras_size));
+        let classes = steps.chunks_exact(counts.patterns).zip(extras.chunks_exact(counts.extras()));
+        for ((phase_steps, phase_extras), (steps, extras)) in phases.zip(classes) {
+            spread(phase_steps, &ranks[..patterns_size], 0, steps);
+            spread(phase_extras, &ranks[patterns_size..], counts.patterns, extras);
         }
-        Tables { patterns: patterns.into_boxed_slice(), extras: extras.into_boxed_slice() }
+        Tables { patterns: patterns.into_boxed_slice(), extras: table_extras.into_boxed_slice() }
+    }
+
+    /// Each class's value as the tables hold it, phase by phase, as [`Tables::new`] takes them.
+    fn classes(&self) -> (Vec<i8>, Vec<i16>) {
+        let (layout, counts) = (layout(), ClassCounts::get());
+        let patterns_size = layout.patterns_size;
+        let (mut steps, mut extras) =
+            (Vec::with_capacity(PHASES * counts.patterns), Vec::with_capacity(PHASES * counts.extras()));
+        for phase in 0..PHASES {
+            let tables = self.phase(phase);
+            for i in representatives(canonical_indices()) {
+                if i < patterns_size {
+                    steps.push(tables.patterns[i]);
+                } else {
+                    extras.push(tables.extras[i - patterns_size]);
+                }
+            }
+        }
+        (steps, extras)
     }
 
     /// The tables of one phase.
@@ -750,10 +787,11 @@ impl Tables {
 }
 
 /// Fills `out`, indices of one phase whose classes come at `ranks` among the phase's classes (as a
-/// file stores them), with their classes' values `classes`.
-fn spread<T: Copy>(out: &mut [T], ranks: &[u32], classes: &[T]) {
+/// file stores them), with their classes' values: `classes`, which starts at the class of rank
+/// `first`.
+fn spread<T: Copy>(out: &mut [T], ranks: &[u32], first: usize, classes: &[T]) {
     for (out, &rank) in out.iter_mut().zip(ranks) {
-        *out = classes[rank as usize];
+        *out = classes[rank as usize - first];
     }
 }
 
@@ -836,20 +874,28 @@ impl Weights {
     /// Weights tied as the fit ties them (checked by the caller).
     fn new(values: Vec<i16>) -> Weights {
         let canon = canonical_indices();
-        let classes: Vec<u8> = values
-            .chunks_exact(phase_size())
-            .flat_map(|phase| representatives(canon).flat_map(|i| phase[i].to_le_bytes()))
-            .collect();
-        Weights::from_classes(Cow::Owned(classes))
+        let classes: Vec<i16> =
+            values.chunks_exact(phase_size()).flat_map(|phase| representatives(canon).map(|i| phase[i])).collect();
+        Weights::from_class_weights(&classes)
     }
 
-    /// The weights of a version-2 file's body, its length checked.
-    fn from_classes(classes: Cow<'static, [u8]>) -> Weights {
-        Weights { tables: Tables::new(&classes), classes }
+    /// The weights of each class in 1/[`SCALE`] disc, phase by phase (a version-2 file's body): the
+    /// patterns' rounded to their steps, each class once.
+    fn from_class_weights(classes: &[i16]) -> Weights {
+        let counts = ClassCounts::get();
+        let mut steps = vec![0i8; PHASES * counts.patterns];
+        let mut extras = Vec::with_capacity(PHASES * counts.extras());
+        for (phase_steps, weights) in steps.chunks_exact_mut(counts.patterns).zip(classes.chunks_exact(counts.all)) {
+            round_to_steps::<COARSE_STEP>(&mut phase_steps[..counts.coarse], &weights[..counts.coarse]);
+            round_to_steps::<FINE_STEP>(&mut phase_steps[counts.coarse..], &weights[counts.coarse..counts.patterns]);
+            extras.extend_from_slice(&weights[counts.patterns..]);
+        }
+        Weights { tables: Tables::new(&steps, &extras) }
     }
 
-    /// Weights phase by phase, `PHASES * phase_size()` of them, tied as the fit ties them (every
-    /// index of a class of symmetric configurations, [`canonical_indices`], has the same weight).
+    /// Weights phase by phase, `PHASES * phase_size()` of them in 1/[`SCALE`] disc, tied as the fit
+    /// ties them (every index of a class of symmetric configurations, [`canonical_indices`], has the
+    /// same weight); the patterns' are rounded to their steps, as the evaluation reads them.
     pub fn from_values(values: Vec<i16>) -> Result<Weights, WeightsError> {
         let size = phase_size();
         let expected = PHASES * size;
@@ -865,14 +911,19 @@ impl Weights {
         Ok(Weights::new(values))
     }
 
-    /// Every index's weight, phase by phase (`PHASES * phase_size()` of them), in 1/[`SCALE`]
-    /// disc: made on each call, for the trainer and the tests (the evaluation reads its tables).
+    /// Every index's weight as the evaluation reads it (the patterns' a multiple of their step),
+    /// phase by phase (`PHASES * phase_size()` of them), in 1/[`SCALE`] disc: made on each call, for
+    /// the trainer and the tests.
     pub fn values(&self) -> Vec<i16> {
-        let weights: Vec<i16> = little_endian(&self.classes).collect();
-        let mut values = vec![0; PHASES * phase_size()];
-        let phases = weights.chunks_exact(weights.len() / PHASES);
-        for (phase, classes) in values.chunks_exact_mut(phase_size()).zip(phases) {
-            spread(phase, class_ranks(), classes);
+        let layout = layout();
+        let mut values = Vec::with_capacity(PHASES * layout.size);
+        for phase in 0..PHASES {
+            let tables = self.tables.phase(phase);
+            let (coarse, fine) = tables.patterns.split_at(layout.coarse_size);
+            // A step times at most 128: within 16 bits.
+            values.extend(coarse.iter().map(|&s| i16::from(s) * COARSE_STEP as i16));
+            values.extend(fine.iter().map(|&s| i16::from(s) * FINE_STEP as i16));
+            values.extend_from_slice(tables.extras);
         }
         values
     }
@@ -884,27 +935,57 @@ impl Weights {
     }
 
     /// The file format: "EBEV", version (u32), layout fingerprint (u64), phases (u32), weights a
-    /// phase (u32), FNV-1a of the weight bytes (u64), then the weights as i16, all little-endian:
-    /// phase by phase, the weight of each class of symmetric configurations once, at its smallest
-    /// index (version 2), or every index's (version 1).
+    /// phase (u32), FNV-1a of the body's bytes (u64), all little-endian, then the body. Version 3's
+    /// body: phase by phase, each class of symmetric configurations ([`canonical_indices`]) once,
+    /// in the order of its smallest index, the patterns' as steps (`i8`), then the others' (`i16`),
+    /// the first phase's as they are and every later phase's as its change from the phase before
+    /// (wrapping; the same classes change little from one phase to the next, so git's compression
+    /// takes the shipped weights' 6.4 MB file to 1.5 MB, where version 2's 11.8 MB took 5.6).
+    /// Version 2's body: each class's weight once, as `i16`; version 1's: every index's (both read
+    /// still).
     pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
         let (version, body) = Weights::body(bytes)?;
         if fnv1a(body.iter().copied()) != u64_at(bytes, 24) {
             return Err(WeightsError::Checksum);
         }
-        if version == VERSION_FULL {
-            return Weights::from_values(little_endian(body).collect());
-        }
-        Ok(Weights::from_classes(Cow::Owned(body.to_vec())))
+        Weights::decode(version, body)
     }
 
-    /// [`Weights::from_bytes`] for the file built into the binary: its bytes are borrowed, not
-    /// copied, and its checksum is left to the tests (a profile of the 30 phases' start-up put 32 ms
-    /// on hashing their 23.6 MB), since the build, not a user, gives the file.
-    fn from_embedded(bytes: &'static [u8]) -> Result<Weights, WeightsError> {
-        match Weights::body(bytes)? {
-            (VERSION, body) => Ok(Weights::from_classes(Cow::Borrowed(body))),
-            _ => Weights::from_bytes(bytes),
+    /// [`Weights::from_bytes`] for the file built into the binary, whose checksum is left to the
+    /// tests (a profile of the 30 phases' start-up put 32 ms on hashing their 23.6 MB), since the
+    /// build, not a user, gives the file.
+    fn from_embedded(bytes: &[u8]) -> Result<Weights, WeightsError> {
+        let (version, body) = Weights::body(bytes)?;
+        Weights::decode(version, body)
+    }
+
+    /// The weights of a body of `version`, its length checked.
+    fn decode(version: u32, body: &[u8]) -> Result<Weights, WeightsError> {
+        match version {
+            VERSION => {
+                let counts = ClassCounts::get();
+                let mut steps: Vec<i8> = Vec::with_capacity(PHASES * counts.patterns);
+                let mut extras: Vec<i16> = Vec::with_capacity(PHASES * counts.extras());
+                for (phase, block) in body.chunks_exact(counts.patterns + 2 * counts.extras()).enumerate() {
+                    let (changes, extra_changes) = block.split_at(counts.patterns);
+                    let start = steps.len();
+                    steps.extend(changes.iter().map(|&b| b as i8));
+                    let extras_start = extras.len();
+                    extras.extend(little_endian(extra_changes));
+                    if phase > 0 {
+                        let (before, now) = steps.split_at_mut(start);
+                        now.iter_mut()
+                            .zip(&before[start - counts.patterns..])
+                            .for_each(|(s, &b)| *s = s.wrapping_add(b));
+                        let (before, now) = extras.split_at_mut(extras_start);
+                        let before = &before[extras_start - counts.extras()..];
+                        now.iter_mut().zip(before).for_each(|(w, &b)| *w = w.wrapping_add(b));
+                    }
+                }
+                Ok(Weights { tables: Tables::new(&steps, &extras) })
+            }
+            VERSION_CLASSES => Ok(Weights::from_class_weights(&little_endian(body).collect::<Vec<_>>())),
+            _ => Weights::from_values(little_endian(body).collect()),
         }
     }
 
@@ -914,7 +995,7 @@ impl Weights {
             return Err(WeightsError::NotAWeightFile);
         }
         let version = u32_at(bytes, 4);
-        if version != VERSION && version != VERSION_FULL {
+        if !matches!(version, VERSION | VERSION_CLASSES | VERSION_FULL) {
             return Err(WeightsError::Version(version));
         }
         if u64_at(bytes, 8) != layout_fingerprint()
@@ -923,24 +1004,48 @@ impl Weights {
         {
             return Err(WeightsError::Layout);
         }
-        let stored = if version == VERSION { representatives(canonical_indices()).count() } else { phase_size() };
+        let counts = ClassCounts::get();
+        let phase_bytes = match version {
+            VERSION => counts.patterns + 2 * counts.extras(),
+            VERSION_CLASSES => 2 * counts.all,
+            _ => 2 * phase_size(),
+        };
         let body = &bytes[HEADER..];
-        let expected = 2 * PHASES * stored;
+        let expected = PHASES * phase_bytes;
         if body.len() != expected {
             return Err(WeightsError::Size { expected, found: body.len() });
         }
         Ok((version, body))
     }
 
+    /// The weights as a file of the current version ([`Weights::from_bytes`]).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER + self.classes.len());
+        let counts = ClassCounts::get();
+        let (steps, extras) = self.tables.classes();
+        let mut body = Vec::with_capacity(PHASES * (counts.patterns + 2 * counts.extras()));
+        let phases = steps.chunks_exact(counts.patterns).zip(extras.chunks_exact(counts.extras()));
+        let mut before: Option<(&[i8], &[i16])> = None;
+        for (steps, extras) in phases {
+            match before {
+                None => {
+                    body.extend(steps.iter().map(|&s| s as u8));
+                    body.extend(extras.iter().flat_map(|w| w.to_le_bytes()));
+                }
+                Some((steps_before, extras_before)) => {
+                    body.extend(steps.iter().zip(steps_before).map(|(&s, &b)| s.wrapping_sub(b) as u8));
+                    body.extend(extras.iter().zip(extras_before).flat_map(|(&w, &b)| w.wrapping_sub(b).to_le_bytes()));
+                }
+            }
+            before = Some((steps, extras));
+        }
+        let mut out = Vec::with_capacity(HEADER + body.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&layout_fingerprint().to_le_bytes());
         out.extend_from_slice(&(PHASES as u32).to_le_bytes());
         out.extend_from_slice(&(phase_size() as u32).to_le_bytes());
-        out.extend_from_slice(&fnv1a(self.classes.iter().copied()).to_le_bytes());
-        out.extend_from_slice(&self.classes);
+        out.extend_from_slice(&fnv1a(body.iter().copied()).to_le_bytes());
+        out.extend_from_slice(&body);
         out
     }
 
@@ -1254,13 +1359,16 @@ mod tests {
         assert_eq!(class_ranks().iter().max().map(|&r| r as usize + 1), Some(representatives(canon).count()));
     }
 
-    /// Weights tied as the fit ties them, different in every phase.
-    fn tied_weights() -> Weights {
+    /// 16-bit weights tied as the fit ties them, different in every phase, many past 127 steps.
+    fn tied_values() -> Vec<i16> {
         let canon = canonical_indices();
-        let values = (0..PHASES)
+        (0..PHASES)
             .flat_map(|ph| canon.iter().map(move |&c| ((c as usize * 7 + ph * 13) % 2001) as i16 - 1000))
-            .collect();
-        Weights::from_values(values).unwrap()
+            .collect()
+    }
+
+    fn tied_weights() -> Weights {
+        Weights::from_values(tied_values()).unwrap()
     }
 
     #[test]
@@ -1285,10 +1393,25 @@ mod tests {
     }
 
     #[test]
-    fn the_evaluation_reads_the_weights_rounded_to_their_steps() {
+    fn the_evaluation_reads_16_bit_weights_rounded_to_their_steps() {
         use crate::rules::board::Board;
-        let (weights, layout) = (builtin(), layout());
-        let values = weights.values();
+        let layout = layout();
+        // 16-bit weights as a fit writes them: the built-in ones (multiples of their steps) moved
+        // by up to half a step either way, alike for a whole class (halves included, which the
+        // rounding sends to the even step; most steps are 0, so halves up would move them), and a
+        // few moved past 127 steps.
+        let canon = canonical_indices();
+        let mut values = builtin().values();
+        for (phase, chunk) in values.chunks_exact_mut(layout.size).enumerate() {
+            for (i, value) in chunk.iter_mut().enumerate().take(layout.patterns_size) {
+                let step = if i < layout.coarse_size { COARSE_STEP } else { FINE_STEP };
+                let hash = (canon[i] as usize * 2_654_435_761 + phase * 40_503) >> 7;
+                let jitter = (hash % (step as usize + 1)) as i32 - step / 2;
+                let past = if hash.is_multiple_of(997) { 130 * step } else { 0 };
+                *value = (i32::from(*value) + jitter + past).clamp(-32768, 32767) as i16;
+            }
+        }
+        let weights = Weights::from_values(values.clone()).expect("tied by class");
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;
         let (mut positions, mut moved, mut reads, mut clipped) = (0, 0i64, 0, 0);
         for _ in 0..20 {
@@ -1323,57 +1446,12 @@ mod tests {
                 board = board.play(random_move(&mut rng, moves));
             }
         }
-        // Rounding halves up would move every estimate by about 1/128 disc a copy: half a disc (the
-        // bias counts the weights that fit in 8 bits: -0.018 discs with the shipped weights). The
-        // weights past 127 steps are clipped, a change of another kind: few (293 of the 9.6 M pattern
-        // weights of the shipped 15 phases; 413 of 19.1 M in the 30 phases fitted on 2026-11-28), but
-        // some belong to common configurations of the opening phases: 57 of the 89,925 weights these
-        // games read (180 with the 30 phases); the held-out error counts them (docs/evaluation.md,
-        // "30 phases of two empties on 48 M positions").
+        // Rounding halves up would move every estimate by about 1/128 disc a copy here (two fifths
+        // of the weights are halves, moved by half a step): about half a disc. The weights
+        // past 127 steps are clipped, a change of another kind (the held-out error counts it).
         let bias = moved as f64 / positions as f64 / SCALE as f64;
         assert!(bias.abs() < 0.05, "the rounded estimates move by {bias:.3} discs on average");
-        assert!(clipped * 100 < reads, "{clipped} of {reads} weights read clipped");
-    }
-
-    /// Writes the built-in weights as the evaluation reads them, as a 16-bit weight file, to the
-    /// file that `ROUNDED_WEIGHTS` names: a build from before the 8-bit tables (commit 1ffd699 and
-    /// earlier) given that file with `--eval` searches the very tree of this build, so the two
-    /// builds' times compare the tables alone (docs/evaluation.md, "Pattern weights in 8 bits, kept").
-    /// Other roundings, to compare: `ROUNDED_STEPS=COARSE,FINE` (in 1/64 disc; 8,4 as built) and
-    /// `ROUNDED_CLIP=no` (no bound of 127 steps).
-    #[test]
-    #[ignore]
-    fn write_the_rounded_weights() {
-        let (weights, layout) = (builtin(), layout());
-        let steps = std::env::var("ROUNDED_STEPS").unwrap_or_else(|_| format!("{COARSE_STEP},{FINE_STEP}"));
-        let steps: Vec<i32> = steps.split(',').map(|s| s.parse().expect("ROUNDED_STEPS: two steps")).collect();
-        let clip = std::env::var("ROUNDED_CLIP").map_or(true, |v| v != "no");
-        let mut values = weights.values();
-        // Each pattern's largest weight and the indices (of all phases) beyond 127 steps of its own.
-        let mut start = 0;
-        for (k, squares) in SHAPES.iter().enumerate() {
-            let (end, step) =
-                (start + POW3[squares.len()] as usize, if k < COARSE_SHAPES { steps[0] } else { steps[1] });
-            let pattern = values.chunks_exact(layout.size).flat_map(|phase| &phase[start..end]);
-            let largest = pattern.clone().map(|&w| i32::from(w).abs()).max().unwrap_or(0);
-            let beyond = pattern.filter(|&&w| !(-128..=127).contains(&nearest_multiple(w, step))).count();
-            let indices = PHASES * (end - start);
-            eprintln!(
-                "pattern {k}: largest {:.2} discs, {beyond} of {indices} beyond 127 steps of {step}",
-                largest as f64 / SCALE as f64
-            );
-            start = end;
-        }
-        for phase in values.chunks_exact_mut(layout.size) {
-            for (i, value) in phase.iter_mut().enumerate().take(layout.patterns_size) {
-                let step = if i < layout.coarse_size { steps[0] } else { steps[1] };
-                let multiple = if clip { nearest_step(*value, step).into() } else { nearest_multiple(*value, step) };
-                *value = (multiple * step) as i16;
-            }
-        }
-        let rounded = Weights::from_values(values).expect("rounding keeps the classes tied");
-        let path = std::env::var("ROUNDED_WEIGHTS").expect("ROUNDED_WEIGHTS names the file to write");
-        std::fs::write(path, rounded.to_bytes()).expect("the file is written");
+        assert!(clipped > 0 && clipped * 100 < reads, "{clipped} of {reads} weights read clipped");
     }
 
     #[test]
@@ -1459,30 +1537,44 @@ mod tests {
     }
 
     #[test]
-    fn a_file_stores_each_class_once_and_full_files_still_read() {
-        let weights = tied_weights();
+    fn files_store_each_class_once_and_older_versions_still_read() {
+        let values = tied_values();
+        let weights = Weights::from_values(values.clone()).unwrap();
         let compact = weights.to_bytes();
-        let classes = representatives(canonical_indices()).count();
-        assert!(classes < phase_size() * 2 / 3, "{classes} classes of {} indices", phase_size());
-        assert_eq!(compact.len(), HEADER + 2 * PHASES * classes);
-        // The version-1 layout: every index's weight.
-        let body: Vec<u8> = weights.values().iter().flat_map(|v| v.to_le_bytes()).collect();
-        let mut full = compact[..HEADER].to_vec();
-        full[4..8].copy_from_slice(&VERSION_FULL.to_le_bytes());
-        full[24..32].copy_from_slice(&fnv1a(body.iter().copied()).to_le_bytes());
-        full.extend_from_slice(&body);
-        assert_eq!(Weights::from_bytes(&full).unwrap().values(), weights.values());
-        // A full file whose weights differ inside a class is refused, as are such values.
+        let counts = ClassCounts::get();
+        assert!(counts.all < phase_size() * 2 / 3, "{} classes of {} indices", counts.all, phase_size());
+        let phase_bytes = counts.patterns + 2 * counts.extras();
+        assert_eq!(compact.len(), HEADER + PHASES * phase_bytes);
+        // Every phase after the first is stored as its change: the same weights in every phase
+        // leave only zeros after the first phase's bytes.
+        let first = &values[..phase_size()];
+        let alike = Weights::from_values(first.repeat(PHASES)).unwrap();
+        let bytes = alike.to_bytes();
+        assert!(bytes[HEADER..][..phase_bytes].iter().any(|&b| b != 0));
+        assert!(bytes[HEADER + phase_bytes..].iter().all(|&b| b == 0));
+        assert_eq!(Weights::from_bytes(&bytes).unwrap().values(), alike.values());
+        // An older file of the same 16-bit weights reads as the same tables, its patterns' weights
+        // rounded to their steps as they load: version 2, each class's weight once...
+        let with_body = |version: u32, body: Vec<u8>| {
+            let mut file = compact[..HEADER].to_vec();
+            file[4..8].copy_from_slice(&version.to_le_bytes());
+            file[24..32].copy_from_slice(&fnv1a(body.iter().copied()).to_le_bytes());
+            file.extend_from_slice(&body);
+            file
+        };
         let canon = canonical_indices();
+        let classes = values.chunks_exact(phase_size()).flat_map(|phase| representatives(canon).map(|i| phase[i]));
+        let classes = with_body(VERSION_CLASSES, classes.flat_map(i16::to_le_bytes).collect());
+        assert!(Weights::from_bytes(&classes).unwrap() == weights);
+        // ... and version 1, every index's.
+        let full = with_body(VERSION_FULL, values.iter().flat_map(|v| v.to_le_bytes()).collect());
+        assert!(Weights::from_bytes(&full).unwrap() == weights);
+        // A full file whose weights differ inside a class is refused, as are such values.
         let (a, b) = (0..phase_size()).map(|i| (canon[i] as usize, i)).find(|(c, i)| c != i).unwrap();
-        let mut values = weights.values();
-        values[b] = values[a].wrapping_add(1);
-        assert_eq!(Weights::from_values(values).err(), Some(WeightsError::Untied));
-        let mut untied = full;
-        let at = HEADER + 2 * b;
-        untied[at] ^= 1;
-        let body = untied[HEADER..].to_vec();
-        untied[24..32].copy_from_slice(&fnv1a(body.iter().copied()).to_le_bytes());
+        let mut untied_values = values.clone();
+        untied_values[b] = untied_values[a].wrapping_add(1);
+        assert_eq!(Weights::from_values(untied_values.clone()).err(), Some(WeightsError::Untied));
+        let untied = with_body(VERSION_FULL, untied_values.iter().flat_map(|v| v.to_le_bytes()).collect());
         assert_eq!(Weights::from_bytes(&untied).err(), Some(WeightsError::Untied));
     }
 

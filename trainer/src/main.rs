@@ -3,7 +3,7 @@
 //! - `gen`: self-play games with exact endgame values (see `selfplay`), sharded and resumable;
 //! - `merge`: several game files into one, each game once, in index order;
 //! - `convert`: a game file from one form or binary version to another (`games`: binary, or text
-//!   for `.txt`);
+//!   for `.txt`), or a weight file (`.ebev`) of an older version to the current one;
 //! - `count`: the games of game files and the positions a fit learns from them;
 //! - `fit`: the evaluation weights from game files, by conjugate gradients in memory (see `fit`);
 //! - `stream-fit`: the same fit by mini-batch Adam over samples on disk, in bounded memory (see
@@ -28,7 +28,7 @@ const USAGE: &str = "usage (a game file is binary, or text when its name ends in
                   [--noise N] [--solve E] [--endgame-noise N] [--eval WEIGHTS] [--opening-margin M]
                   [--no-scores]
   ebony-train merge --out FILE FILE...
-  ebony-train convert [--version 1|2] IN OUT
+  ebony-train convert [--version 1|2] IN OUT     (a weight file: IN.ebev OUT.ebev, no --version)
   ebony-train count FILE...
   ebony-train fit --out WEIGHTS [--force] [--search-weight L] [--ridge R] [--smooth S] [--iterations N]
                   FILE[@WEIGHT]...
@@ -191,6 +191,12 @@ fn convert(mut args: Args) -> Result<(), String> {
     let version = args.take("version");
     let files = args.finish()?;
     let [input, out] = &files[..] else { return Err("convert takes two files: IN OUT".to_string()) };
+    if input.ends_with(".ebev") {
+        return match version {
+            Some(_) => Err("--version is a game file's; a weight file is written in the current version".to_string()),
+            None => convert_weights(input, out),
+        };
+    }
     let version = match version.as_deref() {
         None => games::VERSION,
         Some(_) if games::is_text(out) => return Err("--version is the binary form's; OUT ends in .txt".to_string()),
@@ -208,6 +214,20 @@ fn convert(mut args: Args) -> Result<(), String> {
     }
     let (a, b) = (std::fs::metadata(input).map_or(0, |m| m.len()), std::fs::metadata(out).map_or(0, |m| m.len()));
     eprintln!("{} games: {a} bytes in {input}, {b} in {out}; read back the same", records.len());
+    Ok(())
+}
+
+/// A weight file of any version read by this build, written in the current version: the same
+/// weights as the evaluation reads them (checked by reading the new file back).
+fn convert_weights(input: &str, out: &str) -> Result<(), String> {
+    let bytes = std::fs::read(input).map_err(|e| format!("cannot read {input}: {e}"))?;
+    let weights = Weights::from_bytes(&bytes).map_err(|e| format!("{input}: {e}"))?;
+    fit::write_weights(out, &weights, false)?;
+    let written = std::fs::read(out).map_err(|e| format!("cannot read {out}: {e}"))?;
+    if Weights::from_bytes(&written).map_err(|e| format!("{out}: {e}"))? != weights {
+        return Err(format!("{out} does not read back as {input}"));
+    }
+    eprintln!("weights {:016x}: {} bytes in {input}, {} in {out}", weights.checksum(), bytes.len(), written.len());
     Ok(())
 }
 

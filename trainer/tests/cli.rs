@@ -1,5 +1,6 @@
 //! `ebony-train` run as a user runs it: help, a game file converted to the other form or binary
-//! version and back, and its positions counted as a fit counts them.
+//! version and back, a weight file converted, and a game file's positions counted as a fit counts
+//! them.
 
 use std::process::Command;
 
@@ -52,6 +53,33 @@ fn a_game_file_converts_to_either_binary_version_and_back_unchanged() {
         let out = train(&args);
         assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains(message), "{args:?}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_weight_file_converts_to_the_current_version() {
+    let dir = std::env::temp_dir().join(format!("ebony-train-cli-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../src/eval/weights.ebev");
+    // The shipped file is of the current version: converted, it is written again byte for byte.
+    let out = train(&["convert", shipped, &path("w.ebev")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(shipped).unwrap(), std::fs::read(path("w.ebev")).unwrap());
+    // A damaged file, or a game file's option, is refused with the reason; nothing is written.
+    let mut damaged = std::fs::read(shipped).unwrap();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 1;
+    std::fs::write(path("damaged.ebev"), damaged).unwrap();
+    let refused: [(&[&str], &str); 2] = [
+        (&["convert", &path("damaged.ebev"), &path("out.ebev")], "checksum"),
+        (&["convert", "--version", "2", shipped, &path("out.ebev")], "current version"),
+    ];
+    for (args, message) in refused {
+        let out = train(args);
+        assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains(message), "{args:?}");
+    }
+    assert!(!std::path::Path::new(&path("out.ebev")).exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
