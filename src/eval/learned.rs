@@ -1531,9 +1531,24 @@ mod tests {
         let mut other = bytes.clone();
         other[4] = 9;
         assert_eq!(Weights::from_bytes(&other).err(), Some(WeightsError::Version(9)));
-        let mut other = bytes;
+        let mut other = bytes.clone();
         other[8] ^= 1;
         assert_eq!(Weights::from_bytes(&other).err(), Some(WeightsError::Layout));
+        // Any body of the right length is a weight set (changes wrap): bytes scrambled anywhere,
+        // the checksum made right, load and write back byte for byte.
+        let mut scrambled = bytes;
+        let mut rng = 0x0123_4567_89AB_CDEFu64;
+        for _ in 0..5000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let at = HEADER + (rng >> 24) as usize % (scrambled.len() - HEADER);
+            scrambled[at] = rng as u8;
+        }
+        let sum = fnv1a(scrambled[HEADER..].iter().copied());
+        scrambled[24..32].copy_from_slice(&sum.to_le_bytes());
+        let loaded = Weights::from_bytes(&scrambled).expect("a body of the right length loads");
+        assert!(loaded.to_bytes() == scrambled, "written back as it was read");
     }
 
     #[test]
