@@ -964,23 +964,18 @@ impl Weights {
         match version {
             VERSION => {
                 let counts = ClassCounts::get();
-                let mut steps: Vec<i8> = Vec::with_capacity(PHASES * counts.patterns);
-                let mut extras: Vec<i16> = Vec::with_capacity(PHASES * counts.extras());
-                for (phase, block) in body.chunks_exact(counts.patterns + 2 * counts.extras()).enumerate() {
+                let (mut steps, mut extras) = (Vec::new(), Vec::new());
+                for block in body.chunks_exact(counts.patterns + 2 * counts.extras()) {
                     let (changes, extra_changes) = block.split_at(counts.patterns);
-                    let start = steps.len();
                     steps.extend(changes.iter().map(|&b| b as i8));
-                    let extras_start = extras.len();
                     extras.extend(little_endian(extra_changes));
-                    if phase > 0 {
-                        let (before, now) = steps.split_at_mut(start);
-                        now.iter_mut()
-                            .zip(&before[start - counts.patterns..])
-                            .for_each(|(s, &b)| *s = s.wrapping_add(b));
-                        let (before, now) = extras.split_at_mut(extras_start);
-                        let before = &before[extras_start - counts.extras()..];
-                        now.iter_mut().zip(before).for_each(|(w, &b)| *w = w.wrapping_add(b));
-                    }
+                }
+                // Every phase after the first: its changes added to the phase before, in order.
+                for i in counts.patterns..steps.len() {
+                    steps[i] = steps[i].wrapping_add(steps[i - counts.patterns]);
+                }
+                for i in counts.extras()..extras.len() {
+                    extras[i] = extras[i].wrapping_add(extras[i - counts.extras()]);
                 }
                 Ok(Weights { tables: Tables::new(&steps, &extras) })
             }
@@ -1021,22 +1016,18 @@ impl Weights {
     /// The weights as a file of the current version ([`Weights::from_bytes`]).
     pub fn to_bytes(&self) -> Vec<u8> {
         let counts = ClassCounts::get();
-        let (steps, extras) = self.tables.classes();
+        let (mut steps, mut extras) = self.tables.classes();
+        // Every phase after the first as its change from the phase before, the last phase first.
+        for i in (counts.patterns..steps.len()).rev() {
+            steps[i] = steps[i].wrapping_sub(steps[i - counts.patterns]);
+        }
+        for i in (counts.extras()..extras.len()).rev() {
+            extras[i] = extras[i].wrapping_sub(extras[i - counts.extras()]);
+        }
         let mut body = Vec::with_capacity(PHASES * (counts.patterns + 2 * counts.extras()));
-        let phases = steps.chunks_exact(counts.patterns).zip(extras.chunks_exact(counts.extras()));
-        let mut before: Option<(&[i8], &[i16])> = None;
-        for (steps, extras) in phases {
-            match before {
-                None => {
-                    body.extend(steps.iter().map(|&s| s as u8));
-                    body.extend(extras.iter().flat_map(|w| w.to_le_bytes()));
-                }
-                Some((steps_before, extras_before)) => {
-                    body.extend(steps.iter().zip(steps_before).map(|(&s, &b)| s.wrapping_sub(b) as u8));
-                    body.extend(extras.iter().zip(extras_before).flat_map(|(&w, &b)| w.wrapping_sub(b).to_le_bytes()));
-                }
-            }
-            before = Some((steps, extras));
+        for (steps, extras) in steps.chunks_exact(counts.patterns).zip(extras.chunks_exact(counts.extras())) {
+            body.extend(steps.iter().map(|&s| s as u8));
+            body.extend(extras.iter().flat_map(|w| w.to_le_bytes()));
         }
         let mut out = Vec::with_capacity(HEADER + body.len());
         out.extend_from_slice(MAGIC);
