@@ -99,8 +99,7 @@ impl Args {
 /// `--eval WEIGHTS`: the weights, and their file's name for a run's header.
 fn eval_option(args: &mut Args) -> Result<Option<(&'static Weights, String)>, String> {
     let Some(path) = args.take("eval") else { return Ok(None) };
-    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let weights = Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    let weights = fit::read_weights(&path)?;
     let name = std::path::Path::new(&path).file_name().map_or(path.clone(), |n| n.to_string_lossy().into_owned());
     // A run lasts until the process ends: the weights live as long as it.
     Ok(Some((&*Box::leak(Box::new(weights)), name)))
@@ -220,14 +219,13 @@ fn convert(mut args: Args) -> Result<(), String> {
 /// A weight file of any version read by this build, written in the current version: the same
 /// weights as the evaluation reads them (checked by reading the new file back).
 fn convert_weights(input: &str, out: &str) -> Result<(), String> {
-    let bytes = std::fs::read(input).map_err(|e| format!("cannot read {input}: {e}"))?;
-    let weights = Weights::from_bytes(&bytes).map_err(|e| format!("{input}: {e}"))?;
+    let weights = fit::read_weights(input)?;
     fit::write_weights(out, &weights, false)?;
-    let written = std::fs::read(out).map_err(|e| format!("cannot read {out}: {e}"))?;
-    if Weights::from_bytes(&written).map_err(|e| format!("{out}: {e}"))? != weights {
+    if fit::read_weights(out)? != weights {
         return Err(format!("{out} does not read back as {input}"));
     }
-    eprintln!("weights {:016x}: {} bytes in {input}, {} in {out}", weights.checksum(), bytes.len(), written.len());
+    let size = |path: &str| std::fs::metadata(path).map_or(0, |m| m.len());
+    eprintln!("weights {:016x}: {} bytes in {input}, {} in {out}", weights.checksum(), size(input), size(out));
     Ok(())
 }
 

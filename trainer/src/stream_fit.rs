@@ -467,8 +467,7 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
     crate::fit::check_output(out, settings.force)?;
     let mut compare = Vec::new();
     for path in &settings.compare {
-        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        compare.push((path, Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?));
+        compare.push((path, crate::fit::read_weights(path)?));
     }
     let (dir, _temporary) = match &settings.work {
         Some(dir) => (PathBuf::from(dir), None),
