@@ -433,8 +433,7 @@ where
 
 /// The evaluation of a weight file; it lives as long as the process.
 fn load_evaluator(path: &Path) -> Result<Evaluator, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let weights = Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let weights = Weights::read_file(path)?;
     log::info!("evaluation weights {} ({:016x})", path.display(), weights.checksum());
     Ok(Evaluator::new(Variant::Learned(Box::leak(Box::new(weights)))))
 }

@@ -951,6 +951,13 @@ impl Weights {
         Weights::decode(version, body)
     }
 
+    /// Reads a weight file: one clear error (the file name and the reason) when it cannot be used,
+    /// as [`crate::book::Book::read_file`] reads a book.
+    pub fn read_file(path: &std::path::Path) -> Result<Weights, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Weights::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
     /// [`Weights::from_bytes`] for the file built into the binary, whose checksum is left to the
     /// tests (a profile of the 30 phases' start-up put 32 ms on hashing their 23.6 MB), since the
     /// build, not a user, gives the file.
@@ -964,7 +971,8 @@ impl Weights {
         match version {
             VERSION => {
                 let counts = ClassCounts::get();
-                let (mut steps, mut extras) = (Vec::new(), Vec::new());
+                let mut steps: Vec<i8> = Vec::with_capacity(PHASES * counts.patterns);
+                let mut extras: Vec<i16> = Vec::with_capacity(PHASES * counts.extras());
                 for block in body.chunks_exact(counts.patterns + 2 * counts.extras()) {
                     let (changes, extra_changes) = block.split_at(counts.patterns);
                     steps.extend(changes.iter().map(|&b| b as i8));

@@ -294,13 +294,12 @@ pub fn check_output(out: &str, force: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes a weight file, `check_output` again at the last moment (the fit may have run for hours).
 /// The weights of the file at `path`, or why not (the path in the message).
 pub fn read_weights(path: &str) -> Result<Weights, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    Weights::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
+    Weights::read_file(std::path::Path::new(path))
 }
 
+/// Writes a weight file, `check_output` again at the last moment (the fit may have run for hours).
 pub fn write_weights(out: &str, weights: &Weights, force: bool) -> Result<(), String> {
     use std::io::Write;
     let mut options = std::fs::OpenOptions::new();
