@@ -796,17 +796,6 @@ impl<'a> Worker<'a> {
         let empties = node.board.empty_count();
         let shallow = probcut::shallow_depth(depth);
         let (high, low) = probcut::cut_bounds(empties, depth, shallow, beta, self.t);
-        if shallow == 0 {
-            // The shallow search is the static evaluation itself: no gate, and no node of its own.
-            let eval = self.evaluator.evaluate_patterns(&node.board, &node.patterns, moves);
-            return if eval >= high {
-                Some(beta)
-            } else if eval <= low {
-                Some(beta - 1)
-            } else {
-                None
-            };
-        }
         // Below the gate's threshold (the 58% level) both tests run: no evaluation for it there.
         let (try_high, try_low) = if probcut::is_gated(self.t) {
             let eval = self.evaluator.evaluate_patterns(&node.board, &node.patterns, moves);

@@ -104,10 +104,8 @@ impl std::fmt::Display for DepthLabel {
     }
 }
 
-/// Nodes with at least this depth try a cut. At depth 2 the shallow search has no plies: the static
-/// evaluation is the test (at 100 ms a move against the build that started at depth 3, +26.4 Elo
-/// [+8.2, +44.7], SPRT accepted after 1,068 games; docs/search.md, "Multi-ProbCut from depth 2").
-pub const MIN_DEPTH: u32 = 2;
+/// Nodes with at least this depth try a cut.
+pub const MIN_DEPTH: u32 = 3;
 
 /// The depth of the shallow search that predicts a search of `depth` plies: about half of it,
 /// with the same parity (the evaluation's score swings between odd and even depths, so a prediction
