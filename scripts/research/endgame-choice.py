@@ -7,8 +7,9 @@ depth 60` on a new game); one JSON line a position. `test` then searches each su
 `go time MS` on a new game and prints the discs its moves lose on average against the best, how many
 wins or draws they throw away, and how often they are best.
 
-Usage: scripts/research/endgame-choice.py truth RESULTS_JSONL EMPTIES COUNT OUT [--ebony BINARY]
-       scripts/research/endgame-choice.py test TRUTH_JSONL MS [--ebony BINARY]
+Usage: scripts/research/endgame-choice.py truth RESULTS_JSONL EMPTIES COUNT OUT [--ebony BINARY] [--eval FILE]
+       scripts/research/endgame-choice.py test TRUTH_JSONL MS [--ebony BINARY] [--eval FILE]
+(`--eval FILE`: the binary plays with those weights instead of its own.)
 Example: scripts/research/endgame-choice.py truth t100.jsonl 22 100 truth22.jsonl
          scripts/research/endgame-choice.py test truth22.jsonl 100
 """
@@ -24,8 +25,9 @@ import othello
 
 
 class Ebony:
-    def __init__(self, binary):
-        self.proc = subprocess.Popen([binary, "--no-book"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    def __init__(self, binary, weights=None):
+        command = [binary, "--no-book"] + (["--eval", weights] if weights else [])
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
     def ask(self, lines, until):
@@ -63,7 +65,7 @@ def positions(results, empties):
 
 
 def truth(args):
-    ebony = Ebony(args.ebony)
+    ebony = Ebony(args.ebony, args.eval)
     with open(args.out, "w") as out:
         for n, pos in enumerate(positions(args.results, args.empties)):
             if n == args.count:
@@ -77,7 +79,7 @@ def truth(args):
 
 
 def test(args):
-    ebony = Ebony(args.ebony)
+    ebony = Ebony(args.ebony, args.eval)
     n = loss = thrown = best_moves = 0
     with open(args.truth) as f:
         for record in map(json.loads, f):
@@ -109,6 +111,7 @@ def main(argv):
     s.add_argument("ms", type=int)
     for p in (t, s):
         p.add_argument("--ebony", default="target/release/ebony")
+        p.add_argument("--eval", help="a weights file the binary plays with (ebony --eval)")
     args = parser.parse_args(argv)
     truth(args) if args.command == "truth" else test(args)
 

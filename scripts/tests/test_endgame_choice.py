@@ -34,6 +34,22 @@ class EndgameChoiceTest(unittest.TestCase):
         self.assertIn("1 positions, 50 ms each: 0.00 discs lost a position, 0 wins or draws thrown away, "
                       "best move in 1", out)
 
+    def test_eval_reaches_the_binary(self):
+        moves, _ = first_move_game()
+        with tempfile.TemporaryDirectory() as tmp:
+            results, truth = os.path.join(tmp, "results.jsonl"), os.path.join(tmp, "truth.jsonl")
+            write_one_game(results, moves)
+            subprocess.run([sys.executable, SCRIPT, "truth", results, "10", "5", truth, "--ebony", EBONY],
+                           check=True, capture_output=True)
+            weights = os.path.join(HERE, "..", "..", "src", "eval", "weights.ebev")
+            same = subprocess.run([sys.executable, SCRIPT, "test", truth, "50", "--ebony", EBONY, "--eval", weights],
+                                  check=True, capture_output=True, text=True).stdout
+            # ebony refuses a file that is not weights and ends: the script cannot test with it.
+            bad = subprocess.run([sys.executable, SCRIPT, "test", truth, "50", "--ebony", EBONY, "--eval", results],
+                                 capture_output=True, text=True)
+        self.assertIn("0.00 discs lost a position", same)
+        self.assertNotEqual(bad.returncode, 0)
+
 
 if __name__ == "__main__":
     unittest.main()
