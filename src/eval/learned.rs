@@ -4,9 +4,10 @@
 //! Features, each a table of weights indexed by what the board shows:
 //! - patterns: the edges with both X-squares, the edges' corners and middle with the middle of the
 //!   second rank, the 3x3 and 5x2 corner blocks, the corner triangle, the second to fourth ranks
-//!   (with corners or X-squares), the diagonals of 5 to 8 squares (the two longest with corners or
-//!   X-squares), a band along the long diagonal and two blocks of the second to fourth ranks'
-//!   middle; every symmetric copy on the board reads the same table;
+//!   (with corners or X-squares), the diagonals of 6 to 8 squares (the two longest with corners or
+//!   X-squares), the diagonals of 5 and 4 squares next to each other as one pattern, a band along
+//!   the long diagonal and two blocks of the second to fourth ranks' middle; every symmetric copy on
+//!   the board reads the same table;
 //! - the mobility of each side (legal moves), its potential mobility (empty squares next to the
 //!   other side's discs), its frontier (its discs next to an empty square), and the parity of the
 //!   empties (overall and by quadrant);
@@ -60,7 +61,8 @@ pub const fn phase(empties: u32) -> usize {
 /// and third ranks, the long diagonal and the 7-square diagonal gained their corners or X-squares,
 /// the 4-square diagonal gave way to three 10-square patterns nearer the centre. Held-out error 5.470
 /// discs against 5.575 for the layout before, fitted on the same games; at 100 ms a move against the
-/// build before, an SPRT accepted +24.7 Elo over 888 games.
+/// build before, an SPRT accepted +24.7 Elo over 888 games. The 5-square diagonal took in its
+/// 4-square neighbour on 2026-11-30 ("Two diagonals in one pattern").
 const SHAPES: [&[u8]; 15] = [
     // The first rank with both X-squares.
     &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
@@ -72,12 +74,12 @@ const SHAPES: [&[u8]; 15] = [
     &[0, 7, 8, 9, 10, 11, 12, 13, 14, 15],
     &[9, 14, 16, 17, 18, 19, 20, 21, 22, 23],
     &[24, 25, 26, 27, 28, 29, 30, 31],
-    // The long diagonal with b1 and a2; the 7-square diagonal with both its corners; the diagonals
-    // of 6 and 5 squares.
+    // The long diagonal with b1 and a2; the 7-square diagonal with both its corners; the diagonal
+    // of 6 squares; those of 5 and 4 squares side by side (d1-h5 with e1-h4).
     &[0, 1, 8, 9, 18, 27, 36, 45, 54, 63],
     &[0, 1, 10, 19, 28, 37, 46, 55, 63],
     &[2, 11, 20, 29, 38, 47],
-    &[3, 12, 21, 30, 39],
+    &[3, 4, 12, 13, 21, 22, 30, 31, 39],
     // The first rank's corners and its middle with the middle of the second rank (a1, c1-f1, h1,
     // c2-f2): added 2026-11-24, +1.1 and +1.9 points at depth 8 against ntest depth 8 over 500
     // openings, on two data sets (docs/evaluation.md).
