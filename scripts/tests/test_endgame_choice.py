@@ -16,13 +16,19 @@ EBONY = os.environ.get("EBONY_BIN")
 
 @unittest.skipUnless(EBONY and os.path.exists(EBONY), "EBONY_BIN unset")
 class EndgameChoiceTest(unittest.TestCase):
-    def test_truth_scores_every_move_and_a_solved_position_loses_nothing(self):
+    @staticmethod
+    def write_truth(tmp):
+        """One game's results file in `tmp` and the truth of its position of 10 empties: their paths."""
         moves, _ = first_move_game()
+        results, truth = os.path.join(tmp, "results.jsonl"), os.path.join(tmp, "truth.jsonl")
+        write_one_game(results, moves)
+        subprocess.run([sys.executable, SCRIPT, "truth", results, "10", "5", truth, "--ebony", EBONY],
+                       check=True, capture_output=True)
+        return results, truth
+
+    def test_truth_scores_every_move_and_a_solved_position_loses_nothing(self):
         with tempfile.TemporaryDirectory() as tmp:
-            results, truth = os.path.join(tmp, "results.jsonl"), os.path.join(tmp, "truth.jsonl")
-            write_one_game(results, moves)
-            subprocess.run([sys.executable, SCRIPT, "truth", results, "10", "5", truth, "--ebony", EBONY],
-                           check=True, capture_output=True)
+            _, truth = self.write_truth(tmp)
             with open(truth) as f:
                 records = [json.loads(line) for line in f]
             out = subprocess.run([sys.executable, SCRIPT, "test", truth, "50", "--ebony", EBONY],
@@ -35,12 +41,8 @@ class EndgameChoiceTest(unittest.TestCase):
                       "best move in 1", out)
 
     def test_eval_reaches_the_binary(self):
-        moves, _ = first_move_game()
         with tempfile.TemporaryDirectory() as tmp:
-            results, truth = os.path.join(tmp, "results.jsonl"), os.path.join(tmp, "truth.jsonl")
-            write_one_game(results, moves)
-            subprocess.run([sys.executable, SCRIPT, "truth", results, "10", "5", truth, "--ebony", EBONY],
-                           check=True, capture_output=True)
+            results, truth = self.write_truth(tmp)
             weights = os.path.join(HERE, "..", "..", "src", "eval", "weights.ebev")
             same = subprocess.run([sys.executable, SCRIPT, "test", truth, "50", "--ebony", EBONY, "--eval", weights],
                                   check=True, capture_output=True, text=True).stdout
