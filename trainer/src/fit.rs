@@ -247,15 +247,22 @@ pub(crate) fn conjugate_gradients(
     Ok(w)
 }
 
-/// Mean absolute error in discs of `estimate` against the outcome or exact labels of `samples`, by
-/// phase and over all.
-fn errors(samples: &[Sample], estimate: impl Fn(&Sample) -> f64) -> ([f64; PHASES], f64) {
+/// Mean absolute error in discs of `estimate` against the outcome or exact labels of `samples`.
+fn errors(samples: &[Sample], estimate: impl Fn(&Sample) -> f64) -> ErrorSum {
     let mut sum = ErrorSum::default();
     for s in samples {
         sum.add(s.empties, estimate(s), s.truth);
     }
-    sum.mean()
+    sum
 }
+
+/// From this many empties on, the evaluation steers the midgame search; below, the solver mostly
+/// plays (exactly from 18 to 20 empties at the depths of matches, its selective passes in timed
+/// play). A fit's error over these positions is the part matches can see: its gains in the last
+/// phases (a 29-phase fit on 118.6 M positions took 0.6 discs off at 0-3 empties and none from 20
+/// to 51, docs/evaluation.md) change no move the solver plays.
+pub const MIDGAME_FROM: u32 = 20;
+const _: () = assert!(MIDGAME_FROM.is_multiple_of(learned::PHASE_WIDTH), "a phase boundary");
 
 /// Absolute errors summed by phase, in the order they come.
 #[derive(Clone, Copy, Default)]
@@ -271,18 +278,41 @@ impl ErrorSum {
         self.count[ph] += 1;
     }
 
-    /// The mean absolute error by phase (NaN for a phase without positions) and over all.
-    pub fn mean(&self) -> ([f64; PHASES], f64) {
-        let total = self.sum.iter().sum::<f64>() / self.count.iter().sum::<usize>().max(1) as f64;
-        (std::array::from_fn(|k| if self.count[k] == 0 { f64::NAN } else { self.sum[k] / self.count[k] as f64 }), total)
+    /// The mean absolute error by phase (NaN for a phase without positions).
+    pub fn by_phase(&self) -> [f64; PHASES] {
+        std::array::from_fn(|k| if self.count[k] == 0 { f64::NAN } else { self.sum[k] / self.count[k] as f64 })
+    }
+
+    /// The mean absolute error over every position.
+    pub fn total(&self) -> f64 {
+        self.mean_from(0)
+    }
+
+    /// The mean absolute error over the positions of [`MIDGAME_FROM`] empties or more.
+    pub fn midgame(&self) -> f64 {
+        self.mean_from(learned::phase(MIDGAME_FROM))
+    }
+
+    fn mean_from(&self, first_phase: usize) -> f64 {
+        let count: usize = self.count[first_phase..].iter().sum();
+        self.sum[first_phase..].iter().sum::<f64>() / count.max(1) as f64
     }
 }
 
-pub fn print_errors(name: &str, (by_phase, total): ([f64; PHASES], f64)) {
+/// The header of [`print_errors`]'s lines.
+pub fn print_errors_header() {
+    eprintln!(
+        "mean absolute error in discs, all phases, from {MIDGAME_FROM} empties | by phase ({} empties each, from 0):",
+        learned::PHASE_WIDTH
+    );
+}
+
+/// One line of errors: over all, from [`MIDGAME_FROM`] empties, then by phase.
+pub fn print_errors(name: &str, errors: &ErrorSum) {
     // A phase without positions (the first moves' phase is never held out) shows as "-".
     let cells: Vec<String> =
-        by_phase.iter().map(|e| if e.is_nan() { format!("{:>5}", "-") } else { format!("{e:5.2}") }).collect();
-    eprintln!("{name:<14} {total:6.3} | {}", cells.join(" "));
+        errors.by_phase().iter().map(|e| if e.is_nan() { format!("{:>5}", "-") } else { format!("{e:5.2}") }).collect();
+    eprintln!("{name:<14} {:6.3} {:6.3} | {}", errors.total(), errors.midgame(), cells.join(" "));
 }
 
 /// Refuses to replace an existing file unless told to: a fit must never silently overwrite the
@@ -342,8 +372,8 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
     };
     let report = |iteration: usize, w: &[f64]| {
         if iteration.is_multiple_of(25) || iteration == settings.iterations {
-            let (_, train_error) = errors(&train, |s| predict(w, s));
-            let (_, test_error) = errors(&test, |s| predict(w, s));
+            let train_error = errors(&train, |s| predict(w, s)).total();
+            let test_error = errors(&test, |s| predict(w, s)).total();
             eprintln!("iteration {iteration}: mean error {train_error:.3} discs fitted, {test_error:.3} held out");
         }
         Ok(())
@@ -358,15 +388,15 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
         })
         .collect();
     let weights = Weights::from_values(values).map_err(|e| e.to_string())?;
-    eprintln!("mean absolute error in discs, all phases | by phase (empties 0-3, 4-7, ..., 56-60):");
+    print_errors_header();
     let quantized =
         |s: &Sample| weights.score(s.board.0, s.board.1, movegen::moves(s.board.0, s.board.1)) as f64 / SCALE as f64;
-    print_errors("learnt, fitted", errors(&train, quantized));
+    print_errors("learnt, fitted", &errors(&train, quantized));
     eprintln!("held out:");
-    print_errors("learnt", errors(&test, quantized));
+    print_errors("learnt", &errors(&test, quantized));
     print_errors(
         "v1",
-        errors(&test, |s| {
+        &errors(&test, |s| {
             ebony::eval::handmade::evaluate(&ebony::rules::board::Board::new(s.board.0, s.board.1)) as f64
         }),
     );
@@ -379,6 +409,22 @@ pub(crate) mod tests {
     use crate::selfplay;
     use ebony::search::endgame::Solver;
     use ebony::search::Searcher;
+
+    #[test]
+    fn errors_over_all_and_from_the_midgame_on() {
+        let mut sum = ErrorSum::default();
+        sum.add(MIDGAME_FROM - 1, 3.0, 0.0); // the solver's part: counts in the total only
+        sum.add(MIDGAME_FROM, -2.0, 2.0);
+        sum.add(40, 10.0, 12.0);
+        assert_eq!(sum.total(), 3.0);
+        assert_eq!(sum.midgame(), 3.0);
+        sum.add(0, 0.0, 0.0);
+        assert_eq!((sum.total(), sum.midgame()), (2.25, 3.0));
+        let by_phase = sum.by_phase();
+        assert_eq!(by_phase[learned::phase(MIDGAME_FROM)], 4.0);
+        assert!(by_phase[learned::phase(30)].is_nan(), "no position there");
+        assert_eq!(ErrorSum::default().midgame(), 0.0, "no positions: no error, not NaN");
+    }
 
     /// A few quick games in a file of their own.
     pub(crate) fn games_file(name: &str) -> String {
@@ -464,7 +510,7 @@ pub(crate) mod tests {
         let (train, _, _) = load(&games, settings.search_weight).unwrap();
         let size = learned::phase_size();
         let n = PHASES * size;
-        let zero_error = errors(&train, |_| 0.0).1;
+        let zero_error = errors(&train, |_| 0.0).total();
         // The same conjugate gradients as `run`, through the public entry point: the weights file.
         let out = std::env::temp_dir().join(format!("ebony-train-fit-{}-e.bin", std::process::id()));
         run(&games, &settings, out.to_str().unwrap()).unwrap();
@@ -473,7 +519,7 @@ pub(crate) mod tests {
         let fitted = errors(&train, |s| {
             weights.score(s.board.0, s.board.1, movegen::moves(s.board.0, s.board.1)) as f64 / SCALE as f64
         })
-        .1;
+        .total();
         assert!(fitted < zero_error / 2.0, "fitted {fitted:.2} vs all-zero {zero_error:.2}");
         std::fs::remove_file(out).unwrap();
         let [(games, _)] = games;

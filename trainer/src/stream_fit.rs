@@ -72,7 +72,7 @@
 //! data set takes fewer steps an epoch and wants smaller batches: on iter2 alone the defaults give
 //! 6.446 held out, `--batch 4096 --decay 0.7 --epochs 12 --average 2` 6.443, `fit` 6.434.
 
-use crate::fit::{self, print_errors, ErrorSum};
+use crate::fit::{self, print_errors, print_errors_header, ErrorSum};
 use crate::rng::Rng;
 use crate::samples::{self, Sample, SampleFile};
 use ebony::eval::learned::{self, Weights, FEATURES, PHASES, SCALE};
@@ -231,11 +231,11 @@ fn score(weights: &Weights, s: &Sample) -> f64 {
     weights.score(p, o, movegen::moves(p, o)) as f64 / SCALE as f64
 }
 
-/// The mean absolute error by phase of `estimate` on every sample of `file`.
-fn errors(file: &mut SampleFile, estimate: impl Fn(&Sample) -> f64) -> Result<([f64; PHASES], f64), String> {
+/// The absolute errors of `estimate` on every sample of `file`.
+fn errors(file: &mut SampleFile, estimate: impl Fn(&Sample) -> f64) -> Result<ErrorSum, String> {
     let mut sum = ErrorSum::default();
     file.for_each(|s| sum.add(s.empties(), estimate(s), s.truth))?;
-    Ok(sum.mean())
+    Ok(sum)
 }
 
 /// Mini-batch Adam, `settings.epochs` passes over the fitted samples.
@@ -300,17 +300,17 @@ fn adam(
             adam.step(&mut model, settings, count, train.len, rate);
             average(&model.w, epoch);
         }
-        let (_, test_error) = errors(held, |s| model.estimate(&model.parameters(s)))?;
+        let test_error = errors(held, |s| model.estimate(&model.parameters(s)))?.total();
         eprintln!(
             "epoch {}: mean error {:.3} discs fitted (during the epoch), {test_error:.3} held out; {:.0} s",
             epoch + 1,
-            fitted.mean().1,
+            fitted.total(),
             started.elapsed().as_secs_f64()
         );
     }
     if averaged > 0 {
         model.w = mean;
-        let (_, test_error) = errors(held, |s| model.estimate(&model.parameters(s)))?;
+        let test_error = errors(held, |s| model.estimate(&model.parameters(s)))?.total();
         eprintln!("the mean of the last {averaged} steps' weights: {test_error:.3} held out");
     }
     solve_last_phase(&mut model, train, settings)?;
@@ -442,7 +442,7 @@ fn conjugate_gradients(
     let report = |iteration: usize, w: &[f64]| {
         if iteration.is_multiple_of(10) || iteration == settings.epochs {
             let estimate = |s: &Sample| model.parameters(s).iter().map(|&j| w[j as usize]).sum::<f64>();
-            let (_, test_error) = errors(held, estimate)?;
+            let test_error = errors(held, estimate)?.total();
             eprintln!(
                 "iteration {iteration}: {test_error:.3} discs held out; {:.0} s",
                 started.elapsed().as_secs_f64()
@@ -495,16 +495,16 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
         Method::Adam => adam(model, train, held, settings)?,
         Method::ConjugateGradients => conjugate_gradients(model, train, held, settings)?,
     };
-    eprintln!("mean absolute error in discs, all phases | by phase ({} empties each, from 0):", learned::PHASE_WIDTH);
-    print_errors("learnt, fitted", errors(train, |s| score(&weights, s))?);
+    print_errors_header();
+    print_errors("learnt, fitted", &errors(train, |s| score(&weights, s))?);
     eprintln!("held out:");
-    print_errors("learnt", errors(held, |s| score(&weights, s))?);
+    print_errors("learnt", &errors(held, |s| score(&weights, s))?);
     match learned::try_builtin() {
-        Ok(builtin) => print_errors("built-in", errors(held, |s| score(builtin, s))?),
+        Ok(builtin) => print_errors("built-in", &errors(held, |s| score(builtin, s))?),
         Err(e) => eprintln!("built-in        none for these features: {e}"),
     }
     for (path, weights) in &compare {
-        print_errors(path, errors(held, |s| score(weights, s))?);
+        print_errors(path, &errors(held, |s| score(weights, s))?);
     }
     crate::fit::write_weights(out, &weights, settings.force)
 }
@@ -586,8 +586,8 @@ mod tests {
         let settings = Settings { ridge: 0.1, smooth: 0.0, epochs: 30, batch: 16, rate: 0.1, ..settings("error") };
         let weights = Weights::from_bytes(&fit(&games, &settings)).unwrap();
         let mut data = samples::prepare(&games, 0.0, &PathBuf::from(settings.work.as_ref().unwrap()), 1 << 30).unwrap();
-        let zero = errors(&mut data.train, |_| 0.0).unwrap().1;
-        let fitted = errors(&mut data.train, |s| score(&weights, s)).unwrap().1;
+        let zero = errors(&mut data.train, |_| 0.0).unwrap().total();
+        let fitted = errors(&mut data.train, |s| score(&weights, s)).unwrap().total();
         assert!(fitted < zero / 3.0, "fitted {fitted:.2} vs all-zero {zero:.2}");
         clean(&settings);
         std::fs::remove_file(&games[0].0).unwrap();
