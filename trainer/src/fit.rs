@@ -247,7 +247,8 @@ pub(crate) fn conjugate_gradients(
     Ok(w)
 }
 
-/// Mean absolute error in discs of `estimate` against the outcome or exact labels of `samples`.
+/// The absolute errors in discs of `estimate` against the outcome or exact labels of `samples`,
+/// summed by phase.
 fn errors(samples: &[Sample], estimate: impl Fn(&Sample) -> f64) -> ErrorSum {
     let mut sum = ErrorSum::default();
     for s in samples {
@@ -258,9 +259,9 @@ fn errors(samples: &[Sample], estimate: impl Fn(&Sample) -> f64) -> ErrorSum {
 
 /// From this many empties on, the evaluation steers the midgame search; below, the solver mostly
 /// plays (exactly from 18 to 20 empties at the depths of matches, its selective passes in timed
-/// play). A fit's error over these positions is the part matches can see: its gains in the last
+/// play). A fit's error over these positions is the part matches can see: a gain in the last
 /// phases (a 29-phase fit on 118.6 M positions took 0.6 discs off at 0-3 empties and none from 20
-/// to 51, docs/evaluation.md) change no move the solver plays.
+/// to 51, docs/evaluation.md) only reorders the solver's moves.
 pub const MIDGAME_FROM: u32 = 20;
 const _: () = assert!(MIDGAME_FROM.is_multiple_of(learned::PHASE_WIDTH), "a phase boundary");
 
