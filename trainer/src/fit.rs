@@ -258,8 +258,8 @@ fn errors(samples: &[Sample], estimate: impl Fn(&Sample) -> f64) -> ErrorSum {
 }
 
 /// From this many empties on, the evaluation steers the midgame search; below, the solver mostly
-/// plays (exactly from 18 to 20 empties at the depths of matches, its selective passes in timed
-/// play). A fit's error over these positions is the part matches can see: a gain in the last
+/// plays (it takes over at 17 to 26 empties by the depth, `search::solve_empties`, and at about 20
+/// to 24 at the times a move of matches). A fit's error over these positions is the part matches can see: a gain in the last
 /// phases (a 29-phase fit on 118.6 M positions took 0.6 discs off at 0-3 empties and none from 20
 /// to 51, docs/evaluation.md) only reorders the solver's moves.
 pub const MIDGAME_FROM: u32 = 20;
