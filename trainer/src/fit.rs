@@ -259,9 +259,10 @@ fn errors(samples: &[Sample], estimate: impl Fn(&Sample) -> f64) -> ErrorSum {
 
 /// From this many empties on, the evaluation steers the midgame search; below, the solver mostly
 /// plays (it takes over at 17 to 26 empties by the depth, `search::solve_empties`, and at about 20
-/// to 24 at the times a move of matches). A fit's error over these positions is the part matches can see: a gain in the last
-/// phases (a 29-phase fit on 118.6 M positions took 0.6 discs off at 0-3 empties and none from 20
-/// to 51, docs/evaluation.md) only reorders the solver's moves.
+/// to 24 at the times a move of matches). A fit's error over these positions is the part matches
+/// can see: a gain in the last phases only reorders the solver's moves (a 29-phase fit on 118.6 M
+/// positions erred by 0.21 and 2.72 discs at 0-1 and 2-3 empties where 15 phases err by 2.07 at
+/// 0-3, and by the same from 20 empties on; docs/evaluation.md).
 pub const MIDGAME_FROM: u32 = 20;
 const _: () = assert!(MIDGAME_FROM.is_multiple_of(learned::PHASE_WIDTH), "a phase boundary");
 
