@@ -899,7 +899,7 @@ impl<'a> Worker<'a> {
         if tt_move != NO_MOVE && self.features.tt_move {
             let sq = Square::from_index(tt_move as u32);
             rest &= !sq.bit();
-            let (score, full) = self.child::<PV>(node, sq, board.flips(sq), depth, alpha, beta, ply, true);
+            let (score, full) = self.child::<PV>(node, sq, board.flips(sq), depth, alpha, beta, ply, true, 0);
             if self.stop.is_some() {
                 return 0;
             }
@@ -928,11 +928,8 @@ impl<'a> Worker<'a> {
         let reduces = !PV && self.reduce && depth >= REDUCE_FROM_DEPTH;
         // `searched`: the moves searched before this one, the table move counted.
         for (searched, m) in (usize::from(!first)..).zip(list) {
-            let (score, full) = if reduces && searched >= FULL_DEPTH_MOVES {
-                self.reduced_child(node, m.sq, m.flips, depth, alpha, ply)
-            } else {
-                self.child::<PV>(node, m.sq, m.flips, depth, alpha, beta, ply, first)
-            };
+            let reduction = if reduces && searched >= FULL_DEPTH_MOVES { REDUCTION } else { 0 };
+            let (score, full) = self.child::<PV>(node, m.sq, m.flips, depth, alpha, beta, ply, first, reduction);
             first = false;
             if self.stop.is_some() {
                 return 0;
@@ -955,29 +952,11 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// [`Self::child`] for a late move at a null-window node (`alpha`, `alpha + 1`): first
-    /// [`REDUCTION`] plies shallower, then at full depth if that fails high.
-    #[inline(always)]
-    fn reduced_child(
-        &mut self,
-        node: &Node,
-        sq: Square,
-        flips: u64,
-        depth: u32,
-        alpha: i32,
-        ply: usize,
-    ) -> (i32, bool) {
-        let child = node.play(sq, flips);
-        let score = -self.pvs::<false>(&child, depth - 1 - REDUCTION, -alpha - 1, -alpha, ply + 1);
-        if score <= alpha || self.stop.is_some() {
-            return (score, false);
-        }
-        (-self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, ply + 1), false)
-    }
-
     /// The score of the move to `sq` at a node of [`Self::pvs`], and whether it was searched with the
     /// full window: the first move of a PV node is; any other move gets a null window first, and at
-    /// a PV node the full one when it lands inside the window.
+    /// a PV node the full one when it lands inside the window. A `reduction` (late moves at
+    /// null-window nodes, [`REDUCTION`]) makes the null-window search that many plies shallower
+    /// first, repeated at full depth only when it fails high.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn child<const PV: bool>(
@@ -990,11 +969,18 @@ impl<'a> Worker<'a> {
         beta: i32,
         ply: usize,
         first: bool,
+        reduction: u32,
     ) -> (i32, bool) {
         let child = node.play(sq, flips);
         let mut full = PV && first;
         let mut score = 0;
         if !full {
+            if reduction > 0 {
+                score = -self.pvs::<false>(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if score <= alpha || self.stop.is_some() {
+                    return (score, false);
+                }
+            }
             score = -self.pvs::<false>(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
             full = PV && score > alpha && score < beta;
         }
