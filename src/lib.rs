@@ -4,10 +4,13 @@
 //! tools that grow it, beside and above the search), then `engine` (a game session: game, searcher,
 //! options), then `protocol` (the front ends, which drive an `Engine`) and `cli` (the tools).
 //! `main.rs` only parses the command line and picks one of them. `memory` (huge pages for the large
-//! tables) sits beside `rules`, below everything.
+//! tables) and `cpu` (the instruction-set level the searches run at) sit beside `rules`, below
+//! everything; `build_info` says what the binary is.
 
 pub mod book;
+pub mod build_info;
 pub mod cli;
+pub mod cpu;
 pub mod engine;
 pub mod eval;
 pub mod formats;

@@ -305,7 +305,13 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let matches = Cli::command().get_matches();
+    // A bad `EBONY_CPU` is a usage error before anything runs (`ebony::cpu`).
+    if let Err(message) = ebony::cpu::init() {
+        return usage_error(message);
+    }
+    // The long version names the build and the instruction-set level found on this processor.
+    let version: &'static str = Box::leak(ebony::build_info::describe().into_boxed_str());
+    let matches = Cli::command().version(version).get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),

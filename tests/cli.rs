@@ -279,5 +279,25 @@ fn every_argument_is_documented() {
 fn version_names_the_engine() {
     let out = bare(&["--version"]);
     assert!(out.status.success());
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("ebony {}", env!("CARGO_PKG_VERSION")));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let words: Vec<&str> = text.split_whitespace().collect();
+    // ebony VERSION (COMMIT DATE) TARGET LEVEL [FEATURES...]
+    assert!(words.len() >= 6 && text.lines().count() == 1, "{text}");
+    assert_eq!(words[..2], ["ebony", env!("CARGO_PKG_VERSION")], "{text}");
+    assert!(words[2].starts_with('(') && words[3].ends_with(')'), "{text}");
+    let arch = if cfg!(target_arch = "x86_64") { "x86_64" } else { std::env::consts::ARCH };
+    assert!(words[4].starts_with(arch), "{text}");
+    let levels = ["x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4", "base"];
+    assert!(levels.contains(&words[5]), "{text}");
+    // EBONY_CPU caps the level, and a bad one is a usage error.
+    let capped =
+        Command::new(env!("CARGO_BIN_EXE_ebony")).arg("--version").env("EBONY_CPU", levels[0]).output().unwrap();
+    let capped = String::from_utf8_lossy(&capped.stdout);
+    if cfg!(target_arch = "x86_64") {
+        assert_eq!(capped.split_whitespace().nth(5), Some("x86-64"), "{capped}");
+    }
+    let bad = Command::new(env!("CARGO_BIN_EXE_ebony")).arg("--version").env("EBONY_CPU", "i486").output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.lines().count() == 1 && err.contains("EBONY_CPU=i486"), "{err}");
 }

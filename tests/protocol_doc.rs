@@ -38,8 +38,14 @@ fn sessions() -> Vec<Session> {
     out
 }
 
+/// The binary under test: the one cargo built, or `EBONY_TEST_BIN` (the Windows build under Wine, the
+/// aarch64 one under qemu: `scripts/test-windows`, `scripts/test-aarch64`).
+fn bin() -> std::ffi::OsString {
+    std::env::var_os("EBONY_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_ebony").into())
+}
+
 fn run(input: &[String]) -> (String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ebony"))
+    let mut child = Command::new(bin())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -309,23 +309,7 @@ pub fn phase_size() -> usize {
 
 #[inline(always)]
 fn extract(b: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the bmi2 target feature is enabled for this build.
-        unsafe { std::arch::x86_64::_pext_u64(b, mask) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut out, mut bit, mut m) = (0u64, 1u64, mask);
-        while m != 0 {
-            if b & m & m.wrapping_neg() != 0 {
-                out |= bit;
-            }
-            bit <<= 1;
-            m &= m - 1;
-        }
-        out
-    }
+    crate::cpu::pext(b, mask)
 }
 
 /// The table index of every feature of the position `p` (side to move) against `o`, whose legal
@@ -404,6 +388,7 @@ pub struct Patterns {
 
 impl Patterns {
     /// The values of the position `p` (side to move) against `o`, read from the bitboards.
+    #[inline(always)]
     pub fn new(p: u64, o: u64) -> Patterns {
         let layout = layout();
         let mut patterns = Patterns { own: [0; LANES], theirs: [0; LANES] };
@@ -1052,7 +1037,7 @@ impl Weights {
 
     /// The estimate for the side to move `p` against `o`, whose legal moves are `moves`, in
     /// 1/[`SCALE`] disc.
-    #[inline]
+    #[inline(always)]
     pub fn score(&self, p: u64, o: u64, moves: u64) -> i32 {
         let layout = layout();
         let phase = self.tables.phase(phase((!(p | o)).count_ones()));
@@ -1068,7 +1053,7 @@ impl Weights {
     }
 
     /// [`Weights::score`] from the position's [`Patterns`], kept by the caller as moves are played.
-    #[inline]
+    #[inline(always)]
     pub fn score_patterns(&self, patterns: &Patterns, p: u64, o: u64, moves: u64) -> i32 {
         let layout = layout();
         let phase = self.tables.phase(phase((!(p | o)).count_ones()));
@@ -1077,7 +1062,7 @@ impl Weights {
 
     /// The children of the position whose values are `patterns`, with `empties` empty squares, to
     /// be scored one by one ([`Children`]).
-    #[inline]
+    #[inline(always)]
     pub fn children<'a>(&'a self, patterns: &'a Patterns, empties: u32) -> Children<'a> {
         let layout = layout();
         let phase = self.tables.phase(phase(empties.saturating_sub(1)));

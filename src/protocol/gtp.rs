@@ -330,7 +330,10 @@ impl<W: Write> Gtp<W> {
             "genmove" | "reg_genmove" => self.genmove(args, name == "genmove"),
             "protocol_version" => Ok("2".into()),
             "name" => Ok("ebony".into()),
-            "version" => Ok(env!("CARGO_PKG_VERSION").into()),
+            "version" => {
+                use crate::build_info::{COMMIT, COMMIT_DATE, VERSION};
+                Ok(format!("{VERSION} ({COMMIT} {COMMIT_DATE})"))
+            }
             "known_command" => arg::<String>(args, 0, "command").map(|c| COMMANDS.contains(&c.as_str()).to_string()),
             "list_commands" => Ok(COMMANDS.join("\n")),
             "boardsize" => arg::<u32>(args, 0, "size").and_then(|size| match size {

@@ -196,7 +196,7 @@ impl<W: Write> Native<W> {
             Command::Verbose(verbosity) => self.view.verbosity = verbosity,
             Command::Board => self.out.line(format_args!("board {}", self.engine.position())),
             Command::Version => {
-                self.out.line(format_args!("version {} {}", env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")))
+                self.out.line(format_args!("version {} {}", env!("CARGO_PKG_NAME"), crate::build_info::describe()))
             }
             Command::Moves => self.out.line(MoveList("moves", &self.engine.game().moves().collect::<Vec<_>>())),
             Command::Go(limits) => {

@@ -453,7 +453,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         name: "version",
         aliases: &[],
         args: "",
-        help: "print version, the engine's name and its version number: version ebony 0.1.0",
+        help: "print the engine's name, version and build: version ebony 0.2.0 (COMMIT DATE) TARGET LEVEL ...",
         brief: "print the engine's name and version",
         during_search: false,
         parse: |i| Ok((i, Command::Version)),

@@ -4,7 +4,7 @@
 //! played square with precomputed ray masks: towards higher bits an add carries through the run of
 //! opponent discs and lands on the outflanking square; towards lower bits the highest non-opponent
 //! square is found with a leading-zero count. With AVX-512 (VL and CD) `flips` runs four rays to a
-//! vector; the scalar version is the fallback.
+//! vector; the scalar version is the fallback (chosen at run time: `crate::cpu`).
 
 /// Every square but the a and h files: a horizontal or diagonal shift must not wrap across them.
 const NOT_EDGE_FILES: u64 = 0x7E7E_7E7E_7E7E_7E7E;
@@ -85,7 +85,6 @@ const fn build_rays() -> [[u64; 8]; 64] {
 }
 
 /// Discs flipped along a ray towards higher bits.
-#[cfg(not(all(target_feature = "avx512vl", target_feature = "avx512cd")))]
 #[inline(always)]
 fn flips_up(p: u64, o: u64, sq_bit: u64, ray: u64) -> u64 {
     // Squares off the ray are set, so the carry from just above the square runs through them and
@@ -95,7 +94,6 @@ fn flips_up(p: u64, o: u64, sq_bit: u64, ray: u64) -> u64 {
 }
 
 /// Discs flipped along a ray towards lower bits.
-#[cfg(not(all(target_feature = "avx512vl", target_feature = "avx512cd")))]
 #[inline(always)]
 fn flips_down(p: u64, o: u64, ray: u64) -> u64 {
     let not_o = (!o & ray) | 1;
@@ -104,9 +102,19 @@ fn flips_down(p: u64, o: u64, ray: u64) -> u64 {
 }
 
 /// The discs of `o` that `p` flips by playing on the empty square `sq` (0 if the move is illegal).
-#[cfg(not(all(target_feature = "avx512vl", target_feature = "avx512cd")))]
 #[inline(always)]
 pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::has_avx512() {
+        // SAFETY: the flag is set only when the processor has AVX-512 F, VL and CD.
+        return unsafe { flips_avx512(p, o, sq) };
+    }
+    flips_scalar(p, o, sq)
+}
+
+/// [`flips`] one ray at a time.
+#[inline(always)]
+pub fn flips_scalar(p: u64, o: u64, sq: usize) -> u64 {
     let r = &RAYS.0[sq];
     let bit = 1u64 << sq;
     flips_up(p, o, bit, r[0])
@@ -119,17 +127,20 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
         | flips_down(p, o, r[7])
 }
 
-/// The discs of `o` that `p` flips by playing on the empty square `sq` (0 if the move is illegal).
+/// [`flips`] with the same two tricks as the scalar version, four rays to a vector: the rays towards
+/// higher bits in one, those towards lower bits in the other (AVX-512 brings the per-lane
+/// leading-zero count they need).
 ///
-/// The same two tricks as the scalar version, four rays to a vector: the rays towards higher bits in
-/// one, those towards lower bits in the other (AVX-512 brings the per-lane leading-zero count they need).
-#[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
-#[inline(always)]
-pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
+/// # Safety
+/// The processor must have AVX-512 F, VL and CD.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512cd")]
+#[inline]
+pub unsafe fn flips_avx512(p: u64, o: u64, sq: usize) -> u64 {
     use std::arch::x86_64::*;
     let rays = RAYS.0[sq].as_ptr().cast::<__m256i>();
-    // SAFETY: `rays` points at the 8 masks of `sq` (two whole vectors); the features the intrinsics
-    // need are enabled for the whole build (see the `cfg` above).
+    // SAFETY: `rays` points at the 8 masks of `sq` (two whole vectors); the intrinsics' features are
+    // this function's.
     unsafe {
         let up = _mm256_loadu_si256(rays);
         let down = _mm256_loadu_si256(rays.add(1));

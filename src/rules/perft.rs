@@ -3,15 +3,21 @@
 //! Convention (OEIS A124004, `perft.txt`): a forced pass is a ply of its own; a position where
 //! neither side can move is one leaf wherever it is reached, whatever depth is left.
 
+use crate::cpu::Isa;
 use crate::rules::board::Board;
 use crate::rules::square::Squares;
 
 /// Counts the leaves `depth` plies below `board`.
 pub fn perft(board: &Board, depth: u32) -> u64 {
+    crate::dispatch!(I => perft_at::<I>(board, depth))
+}
+
+/// [`perft`] at the instruction-set level `I` (`crate::cpu`).
+fn perft_at<I: Isa>(board: &Board, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => leaves_1(board),
-        _ => perft_inner(board, depth),
+        _ => perft_inner::<I>(board, depth),
     }
 }
 
@@ -21,16 +27,25 @@ fn leaves_1(board: &Board) -> u64 {
     (board.moves().count_ones() as u64).max(1)
 }
 
-fn perft_inner(board: &Board, depth: u32) -> u64 {
+#[inline(always)]
+fn perft_inner<I: Isa>(board: &Board, depth: u32) -> u64 {
+    I::run(
+        #[inline(always)]
+        || perft_node::<I>(board, depth),
+    )
+}
+
+#[inline(always)]
+fn perft_node<I: Isa>(board: &Board, depth: u32) -> u64 {
     let moves = board.moves();
     if moves == 0 {
         let passed = board.pass();
-        return if passed.moves() == 0 { 1 } else { perft(&passed, depth - 1) };
+        return if passed.moves() == 0 { 1 } else { perft_at::<I>(&passed, depth - 1) };
     }
     if depth == 2 {
         return Squares(moves).map(|sq| leaves_1(&board.play(sq))).sum();
     }
-    Squares(moves).map(|sq| perft_inner(&board.play(sq), depth - 1)).sum()
+    Squares(moves).map(|sq| perft_inner::<I>(&board.play(sq), depth - 1)).sum()
 }
 
 /// The leaves under each legal move (a single `None` entry for a forced pass).

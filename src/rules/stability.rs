@@ -111,7 +111,7 @@ fn edges_stable(p: u64, o: u64) -> u64 {
 }
 
 /// Squares whose horizontal, vertical and both diagonal lines are all full, one mask per direction.
-#[inline]
+#[inline(always)]
 fn full_lines(occ: u64) -> [u64; 4] {
     let mut h = occ & (occ >> 4);
     h &= h >> 2;
@@ -143,7 +143,7 @@ const fn diagonals(step: i32) -> [u64; 15] {
 }
 
 /// A lower bound on the stable discs of `p` (opponent `o`).
-#[inline]
+#[inline(always)]
 pub fn stable_discs(p: u64, o: u64) -> u64 {
     let occ = p | o;
     let [h, v, d9, d7] = full_lines(occ);

@@ -8,11 +8,13 @@ use super::ordering::{Features, MoveList, Scored, EVAL_ORDER_DEPTH};
 use super::probcut::{self, Selectivity};
 use super::timeman::{self, Deadlines};
 use super::tt::{Table, EXACT, NO_MOVE};
+use crate::cpu::Isa;
 use crate::eval::learned::{Patterns, Weights};
 use crate::eval::Evaluator;
 use crate::rules::board::{Board, Move};
 use crate::rules::masks::{CORNERS, C_SQUARES, X_SQUARES};
 use crate::rules::square::{Square, Squares};
+use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 /// Relays a search of the position after a forced pass at the root, seen from the passing side.
@@ -249,9 +251,11 @@ impl Searcher {
         let mut collect = Collect(vec![self.evaluator.evaluate(board)]);
         let max_depth = max_depth.min(board.empty_count());
         if board.moves() != 0 && max_depth > 0 {
-            let mut worker =
-                Worker::new(&mut self.tt, &self.evaluator, &self.features, selectivity, &mut collect, None);
-            worker.iterate(board, max_depth, Instant::now(), None);
+            crate::dispatch!(I => {
+                let mut worker =
+                    Worker::<I>::new(&mut self.tt, &self.evaluator, &self.features, selectivity, &mut collect, None);
+                worker.iterate(board, max_depth, Instant::now(), None);
+            });
         }
         collect.0
     }
@@ -263,12 +267,17 @@ impl Searcher {
     /// less than scoring each move. The midgame search alone, at the selectivity of a depth-limited
     /// search (no hand-over to the solver); `board` must have a legal move.
     pub fn near_best(&mut self, board: &Board, depth: u32, margin: i32) -> (Vec<Move>, i32) {
+        crate::dispatch!(I => self.near_best_with::<I>(board, depth, margin))
+    }
+
+    fn near_best_with<I: Isa>(&mut self, board: &Board, depth: u32, margin: i32) -> (Vec<Move>, i32) {
         assert!(board.moves() != 0, "near_best needs a position with a legal move");
         self.tt.new_search();
         let selectivity = self.selectivity(&Limits::Depth(depth), None);
         let depth = depth.clamp(1, board.empty_count());
         let mut silent = super::api::Silent;
-        let mut worker = Worker::new(&mut self.tt, &self.evaluator, &self.features, selectivity, &mut silent, None);
+        let mut worker =
+            Worker::<I>::new(&mut self.tt, &self.evaluator, &self.features, selectivity, &mut silent, None);
         let result = worker.iterate(board, depth, Instant::now(), None);
         let bound = result.score - margin;
         let node = Node::new(board);
@@ -286,6 +295,11 @@ impl Searcher {
 
     /// Searches `board` within `limits`, reporting progress to `observer`.
     pub fn search(&mut self, board: &Board, limits: &Limits, observer: &mut dyn Observer) -> SearchResult {
+        crate::dispatch!(I => self.search_with::<I>(board, limits, observer))
+    }
+
+    /// [`Self::search`] at the instruction-set level `I`.
+    fn search_with<I: Isa>(&mut self, board: &Board, limits: &Limits, observer: &mut dyn Observer) -> SearchResult {
         let start = Instant::now();
         self.tt.new_search();
         let empties = board.empty_count();
@@ -335,7 +349,8 @@ impl Searcher {
         let hard_deadline = deadlines.map(|d| d.hard);
         let solve = hand_over(empties, limits, start, deadlines.as_ref());
         let selectivity = self.selectivity(limits, deadlines.as_ref());
-        let mut worker = Worker::new(&mut self.tt, &self.evaluator, &self.features, selectivity, observer, node_limit);
+        let mut worker =
+            Worker::<I>::new(&mut self.tt, &self.evaluator, &self.features, selectivity, observer, node_limit);
         worker.reduce = !selectivity.is_exact() && is_long(deadlines.as_ref());
         let Some(solve) = solve else {
             worker.hard_deadline = hard_deadline;
@@ -365,7 +380,7 @@ impl Searcher {
         debug_assert!(is_move(board, solution.best), "solver answered {:?}", solution.best);
         result.depth = empties;
         result.stop = StopReason::Solved;
-        Worker::prove(&mut result, solve, &solution);
+        Worker::<I>::prove(&mut result, solve, &solution);
         worker.report(&result);
         result
     }
@@ -424,7 +439,7 @@ fn hand_over(empties: u32, limits: &Limits, start: Instant, deadlines: Option<&D
 
 /// One search: its limits, counters, stop reason and PV buffers, over the searcher's table. Made
 /// fresh for every search, so nothing of a search is reset by hand for the next.
-struct Worker<'a> {
+struct Worker<'a, I: Isa> {
     tt: &'a mut Table,
     evaluator: &'a Evaluator,
     features: &'a Features,
@@ -447,9 +462,11 @@ struct Worker<'a> {
     partial: Option<i32>,
     pv: Box<[[u8; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
+    /// The instruction-set level every node runs at (`crate::cpu`).
+    isa: PhantomData<I>,
 }
 
-impl<'a> Worker<'a> {
+impl<'a, I: Isa> Worker<'a, I> {
     fn new(
         tt: &'a mut Table,
         evaluator: &'a Evaluator,
@@ -457,7 +474,7 @@ impl<'a> Worker<'a> {
         selectivity: Selectivity,
         observer: &'a mut dyn Observer,
         node_limit: Option<u64>,
-    ) -> Worker<'a> {
+    ) -> Worker<'a, I> {
         tt.set_level(selectivity.table_level());
         Worker {
             tt,
@@ -476,6 +493,7 @@ impl<'a> Worker<'a> {
             partial: None,
             pv: Box::new([[0; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
+            isa: PhantomData,
         }
     }
 
@@ -743,8 +761,16 @@ impl<'a> Worker<'a> {
     /// A null-window node one ply above the leaves: the table and the ordering cost more than they
     /// save here, so the moves go in a static order (corners first, X-squares last) and each child
     /// is scored in place.
-    #[inline]
+    #[inline(always)]
     fn depth_one(&mut self, node: &Node, moves: u64, beta: i32) -> i32 {
+        I::run(
+            #[inline(always)]
+            || self.depth_one_node(node, moves, beta),
+        )
+    }
+
+    #[inline(always)]
+    fn depth_one_node(&mut self, node: &Node, moves: u64, beta: i32) -> i32 {
         let children = self.evaluator.children(&node.board, &node.patterns);
         let mut best = -INF;
         for class in STATIC_ORDER {
@@ -832,8 +858,17 @@ impl<'a> Worker<'a> {
     }
 
     /// Principal variation search. `PV` nodes have an open window; the others a null window.
-    /// Scores are fail-soft.
-    fn pvs<const PV: bool>(&mut self, node: &Node, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Scores are fail-soft. Each node runs compiled for the level `I`.
+    #[inline(always)]
+    fn pvs<const PV: bool>(&mut self, node: &Node, depth: u32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        I::run(
+            #[inline(always)]
+            || self.pvs_node::<PV>(node, depth, alpha, beta, ply),
+        )
+    }
+
+    #[inline(always)]
+    fn pvs_node<const PV: bool>(&mut self, node: &Node, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         let board = &node.board;
         self.nodes += 1;
         if self.nodes >= self.next_poll {
@@ -1003,7 +1038,14 @@ mod tests {
         let mut tt = Table::new(8);
         let evaluator = Evaluator::default();
         let mut observer = Silent;
-        let mut worker = Worker::new(&mut tt, &evaluator, &Features::ALL, Selectivity::level(73), &mut observer, None);
+        let mut worker = Worker::<crate::cpu::Base>::new(
+            &mut tt,
+            &evaluator,
+            &Features::ALL,
+            Selectivity::level(73),
+            &mut observer,
+            None,
+        );
         worker.reduce = reduce;
         let result = worker.iterate(&board, depth, Instant::now(), None);
         (result.nodes, result.best, board)

@@ -132,7 +132,7 @@ impl MoveList {
     /// `evaluation` (the midgame, at [`EVAL_ORDER_DEPTH`] or more: the board's children under the
     /// learnt weights), each child's learnt evaluation joins the key: the worse the child looks for
     /// the opponent, the earlier the move.
-    #[inline]
+    #[inline(always)]
     pub fn new(board: &Board, moves: u64, tt_move: u8, features: &Features, evaluation: Option<Children>) -> MoveList {
         let mut list =
             MoveList { moves: [Scored { sq: Square::from_index(0), flips: 0, key: 0 }; CAPACITY], len: 0, taken: 0 };

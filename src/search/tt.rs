@@ -133,7 +133,7 @@ impl Table {
     /// Records bounds found at `draft` for a board, merging them with what the table knows of it:
     /// deeper bounds stay, then surer ones (a shallower or less sure search only adds a move where
     /// there is none); bounds of the same draft and level are intersected.
-    #[inline]
+    #[inline(always)]
     pub fn store(&mut self, player: u64, opponent: u64, draft: u32, lower: i32, upper: i32, best: u8) {
         let level = self.level;
         let age = self.age;

@@ -3,9 +3,9 @@
 //!
 //! With BMI2, `pext` gathers the side to move's discs on each of the four lines through the square into
 //! a small pattern, and one table lookup per line gives both sides' flip counts (the line is full, so
-//! the pattern says whose every square is). Without it, the eight rays are walked with bit tricks.
+//! the pattern says whose every square is). Without it (or where `pext` is slow: `crate::cpu`), the
+//! eight rays are walked with bit tricks.
 
-#[cfg(any(test, not(target_feature = "bmi2")))]
 use crate::rules::movegen;
 
 /// The final score for `p` when only square `x` is empty (the opponent has every other square): `p`
@@ -13,14 +13,11 @@ use crate::rules::movegen;
 #[inline(always)]
 pub fn score_1(p: u64, x: u32) -> i32 {
     let n = p.count_ones() as i32;
-    #[cfg(target_feature = "bmi2")]
-    let (flipped, suffered) = {
+    let (flipped, suffered) = if crate::cpu::has_fast_pext() {
         // Both counts from one pass: the opponent's is only needed when `p` cannot play, which is rare.
         let counts = line_counts(p, x);
         ((counts & 0xFF) as i32, (counts >> 8) as i32)
-    };
-    #[cfg(not(target_feature = "bmi2"))]
-    let (flipped, suffered) = {
+    } else {
         let o = !p & !(1u64 << x);
         let neighbours = super::NEIGHBOURS[x as usize];
         let flipped = if neighbours & o != 0 { last_flip_count(p, x) } else { 0 };
@@ -45,7 +42,6 @@ pub fn score_1(p: u64, x: u32) -> i32 {
 
 /// The discs `p` flips by playing the last empty square `x` (all others filled: the opponent owns
 /// the rest of the board), counted along each ray up to the first `p` disc.
-#[cfg(any(test, not(target_feature = "bmi2")))]
 #[inline(always)]
 fn last_flip_count(p: u64, x: u32) -> i32 {
     let rays = movegen::rays(x as usize);
@@ -69,14 +65,12 @@ fn last_flip_count(p: u64, x: u32) -> i32 {
 
 /// The four lines (rank, file, both diagonals) through a square, and where each line's entries start
 /// in [`LINE_COUNTS`] (they depend on the line's length and the square's place on it).
-#[cfg(any(test, target_feature = "bmi2"))]
 struct Lines {
     masks: [u64; 4],
     offsets: [u16; 4],
 }
 
 /// Entries of [`LINE_COUNTS`] before those of lines of `len` squares: `sum l 2^l` over `l < len`.
-#[cfg(any(test, target_feature = "bmi2"))]
 const fn line_base(len: u32) -> usize {
     let mut base = 0;
     let mut l = 1;
@@ -91,7 +85,6 @@ const fn line_base(len: u32) -> usize {
 /// empty `pos`, `pattern` holding the mover's squares (bit i: the line's i-th square from its lowest):
 /// the discs the mover flips on the line by playing `pos` (low byte) and those the other side flips
 /// there (high byte). Lines are at most 8 long, so 8 times 6 flips never carry into the high byte.
-#[cfg(any(test, target_feature = "bmi2"))]
 static LINE_COUNTS: [u16; line_base(9)] = {
     let mut table = [0u16; line_base(9)];
     let mut len = 1;
@@ -115,7 +108,6 @@ static LINE_COUNTS: [u16; line_base(9)] = {
 };
 
 /// Squares flipped on a full line by the side whose squares have bit `side` in `pattern`, playing `pos`.
-#[cfg(any(test, target_feature = "bmi2"))]
 const fn line_flip_count(pattern: u32, len: u32, pos: u32, side: u32) -> u16 {
     let mut total = 0;
     let mut i = pos + 1;
@@ -135,7 +127,6 @@ const fn line_flip_count(pattern: u32, len: u32, pos: u32, side: u32) -> u16 {
     total as u16
 }
 
-#[cfg(any(test, target_feature = "bmi2"))]
 static LINES: [Lines; 64] = {
     const EMPTY: Lines = Lines { masks: [0; 4], offsets: [0; 4] };
     let mut lines = [EMPTY; 64];
@@ -170,16 +161,18 @@ static LINES: [Lines; 64] = {
     lines
 };
 
-/// Flips of `p` (low byte) and of its opponent (high byte) on the last empty square `x`.
-#[cfg(target_feature = "bmi2")]
+/// Flips of `p` (low byte) and of its opponent (high byte) on the last empty square `x`; only where
+/// `pext` is fast.
 #[inline(always)]
 fn line_counts(p: u64, x: u32) -> u32 {
-    use std::arch::x86_64::_pext_u64;
     let lines = &LINES[x as usize];
     let mut counts = 0;
     for k in 0..4 {
-        // SAFETY: `pext` exists: this is compiled only with the `bmi2` target feature.
-        let pattern = unsafe { _pext_u64(p, lines.masks[k]) } as usize;
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: called only when `crate::cpu::has_fast_pext()`, so the processor has BMI2.
+        let pattern = unsafe { crate::cpu::pext_bmi2(p, lines.masks[k]) } as usize;
+        #[cfg(not(target_arch = "x86_64"))]
+        let pattern = crate::cpu::pext_soft(p, lines.masks[k]) as usize;
         counts += LINE_COUNTS[lines.offsets[k] as usize + pattern] as u32;
     }
     counts

@@ -26,6 +26,7 @@
 
 mod last;
 
+use crate::cpu::Isa;
 use crate::eval::learned::{self, Patterns, Weights};
 use crate::rules::board::{Board, Move};
 use crate::rules::masks::QUADRANTS;
@@ -36,6 +37,7 @@ use crate::search::api::{Control, Observer};
 use crate::search::ordering::{fastest_first_key, select_next};
 use crate::search::probcut::{self, Selectivity};
 use crate::search::tt::{bounds, Table, EXACT, NO_MOVE};
+use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 /// The answer of a solve.
@@ -210,15 +212,17 @@ pub fn solve(
     weights: &'static Weights,
     observer: &mut dyn Observer,
 ) -> Solution {
-    let start = Instant::now();
-    table.new_search();
-    let mut search = Search::new(table, weights, observer);
-    let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
-    let beta = beta.max(alpha + 1);
-    let (score, best) = search.root(board.player, board.opponent, alpha, beta, None);
-    let aborted = search.stopped;
-    let pv = search.line(board, best, score, alpha < score && score < beta);
-    Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted, pv }
+    crate::dispatch!(I => {
+        let start = Instant::now();
+        table.new_search();
+        let mut search = Search::<I>::new(table, weights, observer);
+        let (alpha, beta) = (alpha.clamp(-65, 64), beta.clamp(-64, 65));
+        let beta = beta.max(alpha + 1);
+        let (score, best) = search.root(board.player, board.opponent, alpha, beta, None);
+        let aborted = search.stopped;
+        let pv = search.line(board, best, score, alpha < score && score < beta);
+        Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted, pv }
+    })
 }
 
 /// [`solve`] at a selectivity: the solver's ProbCut at every node of at least `PROBCUT_MIN`
@@ -234,16 +238,18 @@ pub fn solve_at(
     weights: &'static Weights,
     observer: &mut dyn Observer,
 ) -> Solution {
-    let start = Instant::now();
-    table.new_search();
-    table.set_level(selectivity.table_level());
-    let mut search = Search::new(table, weights, observer);
-    search.margins = selective_margins(selectivity);
-    let (score, best) = search.root(board.player, board.opponent, -64, 64, Some(guess));
-    let aborted = search.stopped;
-    let pv = search.line(board, best, score, selectivity.is_exact());
-    search.table.set_level(EXACT);
-    Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted, pv }
+    crate::dispatch!(I => {
+        let start = Instant::now();
+        table.new_search();
+        table.set_level(selectivity.table_level());
+        let mut search = Search::<I>::new(table, weights, observer);
+        search.margins = selective_margins(selectivity);
+        let (score, best) = search.root(board.player, board.opponent, -64, 64, Some(guess));
+        let aborted = search.stopped;
+        let pv = search.line(board, best, score, selectivity.is_exact());
+        search.table.set_level(EXACT);
+        Solution { score, best, nodes: search.nodes, elapsed: start.elapsed(), aborted, pv }
+    })
 }
 
 /// The exact endgame solver on a table of its own, for solving positions outside a game (`ebony
@@ -283,9 +289,13 @@ impl Solver {
 
     /// The exact score of every legal move, best first.
     pub fn solve_all_moves(&mut self, board: &Board, observer: &mut dyn Observer) -> AllMoves {
+        crate::dispatch!(I => self.solve_all_moves_with::<I>(board, observer))
+    }
+
+    fn solve_all_moves_with<I: Isa>(&mut self, board: &Board, observer: &mut dyn Observer) -> AllMoves {
         let start = Instant::now();
         self.table.new_search();
-        let mut search = Search::new(&mut self.table, self.weights, observer);
+        let mut search = Search::<I>::new(&mut self.table, self.weights, observer);
         let (p, o) = (board.player, board.opponent);
         let mut moves = Vec::new();
         let legal = movegen::moves(p, o);
@@ -337,7 +347,7 @@ impl Window {
 }
 
 /// The state of one solve: counters, the stop flag, the table and the observer.
-struct Search<'a> {
+struct Search<'a, I: Isa> {
     table: &'a mut Table,
     weights: &'static Weights,
     observer: &'a mut dyn Observer,
@@ -348,6 +358,8 @@ struct Search<'a> {
     /// estimate at least `beta + margins[n].0` fails high, one at most `alpha - margins[n].1` fails
     /// low. `None` in an exact pass.
     margins: Option<[(i32, i32); 61]>,
+    /// The instruction-set level every node runs at (`crate::cpu`).
+    isa: PhantomData<I>,
 }
 
 /// The margins of the exact solve's pre-search: the same at every empties.
@@ -369,9 +381,10 @@ fn selective_margins(selectivity: Selectivity) -> Option<[(i32, i32); 61]> {
     Some(margins)
 }
 
-impl<'a> Search<'a> {
-    fn new(table: &'a mut Table, weights: &'static Weights, observer: &'a mut dyn Observer) -> Search<'a> {
-        Search { table, weights, observer, nodes: 0, next_poll: POLL_INTERVAL, stopped: false, margins: None }
+impl<'a, I: Isa> Search<'a, I> {
+    fn new(table: &'a mut Table, weights: &'static Weights, observer: &'a mut dyn Observer) -> Search<'a, I> {
+        let (nodes, next_poll, stopped, margins, isa) = (0, POLL_INTERVAL, false, None, PhantomData);
+        Search { table, weights, observer, nodes, next_poll, stopped, margins, isa }
     }
 
     #[inline(never)]
@@ -543,7 +556,16 @@ impl<'a> Search<'a> {
     /// first from `ESTIMATE_ORDER_DEPTH` plies above the leaves, in square order nearer them, where the
     /// ordering work would cost more than it saves.
     /// `patterns` are the pattern values of `p` against `o`, kept as the estimate plays its moves.
+    #[inline(always)]
     fn estimate(&mut self, p: u64, o: u64, patterns: &Patterns, depth: u32, alpha: i32, beta: i32) -> i32 {
+        I::run(
+            #[inline(always)]
+            || self.estimate_node(p, o, patterns, depth, alpha, beta),
+        )
+    }
+
+    #[inline(always)]
+    fn estimate_node(&mut self, p: u64, o: u64, patterns: &Patterns, depth: u32, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if depth == 0 {
             return self.weights.score_patterns(patterns, p, o, movegen::moves(p, o));
@@ -636,7 +658,16 @@ impl<'a> Search<'a> {
         self.deep_search(p, o, alpha, beta).0
     }
 
-    fn deep_search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> (i32, u8) {
+    #[inline(always)]
+    fn deep_search(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, u8) {
+        I::run(
+            #[inline(always)]
+            || self.deep_search_node(p, o, alpha, beta),
+        )
+    }
+
+    #[inline(always)]
+    fn deep_search_node(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> (i32, u8) {
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.poll();
@@ -794,7 +825,16 @@ impl<'a> Search<'a> {
     }
 
     /// 5..=SHALLOW_MAX empties: no table, no list; odd-quadrant empties first.
-    fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+    #[inline(always)]
+    fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        I::run(
+            #[inline(always)]
+            || self.shallow_node(p, o, alpha, beta, n),
+        )
+    }
+
+    #[inline(always)]
+    fn shallow_node(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
         self.nodes += 1;
         let empties = !(p | o);
         if alpha >= STABILITY_THRESHOLD[n as usize] {
@@ -861,7 +901,16 @@ impl<'a> Search<'a> {
         self.solve_4_sq(p, o, alpha, beta, sq, false)
     }
 
+    #[inline(always)]
     fn solve_4_sq(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u32; 4], passed: bool) -> i32 {
+        I::run(
+            #[inline(always)]
+            || self.solve_4_sq_node(p, o, alpha, beta, sq, passed),
+        )
+    }
+
+    #[inline(always)]
+    fn solve_4_sq_node(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u32; 4], passed: bool) -> i32 {
         // No stability cutoff here: on FFO #24-#33 it saved 0.2% of the nodes for its cost.
         self.nodes += 1;
         let [x1, x2, x3, x4] = sq;
@@ -898,7 +947,17 @@ impl<'a> Search<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn solve_3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32, x3: u32, passed: bool) -> i32 {
+        I::run(
+            #[inline(always)]
+            || self.solve_3_node(p, o, alpha, beta, x1, x2, x3, passed),
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn solve_3_node(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32, x3: u32, passed: bool) -> i32 {
         self.nodes += 1;
         // Written out move by move: a loop over (square, rest) tuples went through the stack.
         let mut window = Window { best: -65, alpha, beta };
@@ -942,9 +1001,17 @@ impl<'a> Search<'a> {
         best
     }
 
-    /// Two empties after a pass.
-    #[inline(never)]
+    /// Two empties after a pass, out of line (in a trampoline of its own).
+    #[inline(always)]
     fn solve_2_passed(&mut self, p: u64, o: u64, beta: i32, x1: u32, x2: u32) -> i32 {
+        I::run(
+            #[inline(always)]
+            || self.solve_2_passed_node(p, o, beta, x1, x2),
+        )
+    }
+
+    #[inline(always)]
+    fn solve_2_passed_node(&mut self, p: u64, o: u64, beta: i32, x1: u32, x2: u32) -> i32 {
         self.nodes += 1;
         let best = self.solve_2_moves(p, o, beta, x1, x2);
         if best == -65 {
