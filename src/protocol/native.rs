@@ -266,27 +266,23 @@ impl<W: Write> Native<W> {
         (*self.engine.position(), self.engine.game().moves().len())
     }
 
-    /// `help [COMMAND]`: in a pipe each usage and its text, at a terminal one brief line a command in
-    /// 80 columns; for one command, its usage and whole text (wrapped at a terminal).
+    /// `help [COMMAND]`: one brief line a command, or one command's usage, whole text and other
+    /// names; in 80 columns in a pipe as at a terminal.
     fn help(&mut self, name: Option<&'static str>) {
-        let brief = self.view.brief_help();
-        let specs = COMMANDS.iter().filter(|spec| name.is_none_or(|name| spec.name == name));
-        for spec in specs {
-            match (brief, name) {
-                (false, _) => self.out.line(format_args!("{:<28} {}", spec.usage(), spec.help)),
-                (true, None) => self.out.line(format_args!("{:<w$} {}", spec.name, spec.brief, w = parser::NAME_WIDTH)),
-                (true, Some(_)) => {
-                    for line in view::wrap(&spec.usage(), 0).into_iter().chain(view::wrap(spec.help, 2)) {
-                        self.out.line(line);
-                    }
-                    if !spec.aliases.is_empty() {
-                        self.out.line(format_args!("  also: {}", spec.aliases.join(", ")));
-                    }
-                }
+        let Some(name) = name else {
+            for spec in COMMANDS {
+                self.out.line(format_args!("{:<w$} {}", spec.name, spec.brief, w = parser::NAME_WIDTH));
             }
-        }
-        if brief && name.is_none() {
             self.out.line("a move alone (f5, f5d6, pass) plays it; help COMMAND says more of one");
+            return;
+        };
+        for spec in COMMANDS.iter().filter(|spec| spec.name == name) {
+            for line in view::wrap(&spec.usage(), 0).into_iter().chain(view::wrap(spec.help, 2)) {
+                self.out.line(line);
+            }
+            if !spec.aliases.is_empty() {
+                self.out.line(format_args!("  also: {}", spec.aliases.join(", ")));
+            }
         }
     }
 
