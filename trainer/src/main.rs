@@ -9,6 +9,11 @@
 //! - `stream-fit`: the same fit by mini-batch Adam over samples on disk, in bounded memory (see
 //!   `samples` and `stream_fit`);
 //! - `probcut-data`, `probcut-fit`: Multi-ProbCut's statistics (see `probcut`).
+//!
+//! The command line is ebony's kind: clap parses it, `ebony::cli::clap_exit` prints the help (at
+//! most 100 columns), the version and the usage errors (one line and clap's hint, status 2), and the
+//! reports and progress go through ebony's writers (`say!`, `note!`), which end quietly when their
+//! reader has gone. Any other failure is one `error:` line and status 2, as ebony's.
 
 /// `println!` for the reports: ebony's writer, which ends the process quietly with status 0 when the
 /// reader closes the pipe (`ebony-train count FILE | head -1`).
