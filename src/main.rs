@@ -6,7 +6,7 @@ use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use ebony::book::build::{Learning, Params};
 use ebony::book::Book;
-use ebony::cli::{bench, book, perft, solve, usage_error};
+use ebony::cli::{bench, book, clap_exit, perft, solve, usage_error};
 use ebony::eval::learned::Weights;
 use ebony::eval::{Evaluator, Variant};
 use ebony::protocol::io::note;
@@ -311,11 +311,8 @@ fn main() -> ExitCode {
     }
     // The long version names the build and the instruction-set level found on this processor.
     let version: &'static str = Box::leak(ebony::build_info::describe().into_boxed_str());
-    let matches = Cli::command().version(version).get_matches();
-    let cli = match Cli::from_arg_matches(&matches) {
-        Ok(cli) => cli,
-        Err(e) => e.exit(),
-    };
+    let matches = Cli::command().version(version).try_get_matches().unwrap_or_else(|e| clap_exit(e));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| clap_exit(e));
     let protocol_given = matches.value_source("protocol") == Some(ValueSource::CommandLine);
     let Some(command) = cli.command else {
         let settings = match settings(cli.hash, Some(&cli.eval), None, None) {
@@ -345,7 +342,9 @@ fn main() -> ExitCode {
         ("--eval", cli.eval.eval.is_some() && own_eval.is_none()),
     ];
     if let Some((option, _)) = ignored.iter().find(|(_, given)| *given) {
-        Cli::command().error(ErrorKind::ArgumentConflict, format!("{option} does nothing for `ebony {name}`")).exit();
+        clap_exit(
+            Cli::command().error(ErrorKind::ArgumentConflict, format!("{option} does nothing for `ebony {name}`")),
+        );
     }
     let settings = match settings(cli.hash, Some(&cli.eval), own_hash, own_eval) {
         Ok(settings) => settings,

@@ -149,7 +149,15 @@ fn into_closed_pipe(args: &[&str], input: &[u8], both: bool) -> std::process::Ou
 /// release build abort).
 #[test]
 fn reports_to_a_closed_pipe_end_quietly() {
-    let reports: [&[&str]; 4] = [&["book", "stats"], &["book", "show"], &["perft", "9"], &["bench", "--depth", "2"]];
+    let reports: [&[&str]; 7] = [
+        &["book", "stats"],
+        &["book", "show"],
+        &["perft", "9"],
+        &["bench", "--depth", "2"],
+        &["--help"],
+        &["book", "learn", "-h"],
+        &["--version"],
+    ];
     for args in reports {
         for both in [false, true] {
             let out = into_closed_pipe(args, b"", both);
@@ -300,4 +308,84 @@ fn version_names_the_engine() {
     assert_eq!(bad.status.code(), Some(2));
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.lines().count() == 1 && err.contains("EBONY_CPU=i486"), "{err}");
+}
+
+/// The subcommands a `--help` lists under `Commands:` (clap's own `help` left out).
+fn listed_subcommands(help: &str) -> Vec<String> {
+    let listed = help.lines().skip_while(|l| *l != "Commands:").skip(1).take_while(|l| !l.is_empty());
+    // An entry starts two spaces in; a wrapped description is indented further.
+    let names = listed.filter(|l| l.starts_with("  ") && !l.starts_with("   "));
+    names.filter_map(|l| l.split_whitespace().next()).filter(|n| *n != "help").map(str::to_string).collect()
+}
+
+/// Every help text of the command line, `-h` and `--help` of ebony and of each subcommand, found by
+/// walking their `Commands:` lists, fits in 100 columns whatever the terminal.
+#[test]
+fn every_help_fits_in_100_columns() {
+    let mut todo: Vec<Vec<String>> = vec![vec![]];
+    let mut seen = 0;
+    while let Some(command) = todo.pop() {
+        for flag in ["-h", "--help"] {
+            let args: Vec<&str> = command.iter().map(String::as_str).chain([flag]).collect();
+            let out = bare(&args);
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success() && out.stderr.is_empty(), "{args:?}");
+            assert!(text.contains("Usage: ebony"), "{args:?}: {text}");
+            for line in text.lines() {
+                assert!(line.chars().count() <= 100, "{args:?}: {} columns: {line:?}", line.chars().count());
+            }
+            if flag == "--help" {
+                todo.extend(listed_subcommands(&text).into_iter().map(|name| [command.clone(), vec![name]].concat()));
+            }
+        }
+        seen += 1;
+    }
+    // ebony, perft, bench, solve, book and its 8 subcommands.
+    assert_eq!(seen, 13);
+}
+
+/// A usage error is one line, then clap's hint, on stderr, and status 2: nothing else (no usage, no
+/// tips on lines of their own).
+#[test]
+fn a_usage_error_is_one_line_and_the_hint() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["--bogus"], "error: unexpected argument '--bogus' found"),
+        (
+            &["--protocl", "gtp"],
+            "error: unexpected argument '--protocl' found; tip: a similar argument exists: '--protocol'",
+        ),
+        (&["perft", "30"], "error: invalid value '30' for '[DEPTH]': 30 is not in 1..=20"),
+        (&["solve"], "error: the following required arguments were not provided: <FILE>"),
+        (&["--hash", "16", "perft"], "error: --hash does nothing for `ebony perft`"),
+        (&["--protocol", "uci"], "error: invalid value 'uci' for '--protocol <PROTOCOL>'"),
+    ];
+    for (args, first) in cases {
+        let out = bare(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(lines.len(), 2, "{args:?}: {stderr}");
+        assert!(lines[0].starts_with(first), "{args:?}: {stderr}");
+        assert_eq!(lines[1], "For more information, try '--help'.", "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// The native protocol's `help`, and `help COMMAND` for every command and every other name, fit in a
+/// terminal's 80 columns in a pipe too.
+#[test]
+fn the_protocol_help_fits_in_80_columns_in_a_pipe() {
+    let names =
+        ebony::protocol::parser::COMMANDS.iter().flat_map(|spec| std::iter::once(&spec.name).chain(spec.aliases));
+    let input: String =
+        std::iter::once("help\n".to_string()).chain(names.map(|name| format!("help {name}\n"))).collect();
+    let out = ebony(&[], &input);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let commands = ebony::protocol::parser::COMMANDS.len();
+    assert!(text.lines().count() > 3 * commands, "{text}");
+    for line in text.lines() {
+        assert!(line.chars().count() <= 79, "{} columns: {line:?}", line.chars().count());
+        assert!(!line.starts_with("error"), "{line}");
+    }
 }

@@ -73,7 +73,7 @@ fn play_searches_and_plays_and_show_marks_the_last_move() {
     assert_eq!(out.iter().flat_map(|l| l.split(' ')).filter(|w| *w == "o" || *w == "x").count(), 1);
     // On a finished game, play refuses.
     let out = stdout(&[], &format!("move {WIPEOUT}\nplay depth 1\n"));
-    assert_eq!(out, ["error play: the game is over"]);
+    assert_eq!(out, ["error play: the game is over (new starts another, undo takes back moves)"]);
 }
 
 /// `analyze` lines: (move, score, exact).

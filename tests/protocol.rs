@@ -179,7 +179,7 @@ fn a_whole_game_played_by_go_and_move() {
         engine.send(limits[turn % limits.len()]);
         let lines = engine.until(&["bestmove ", "error "]);
         if lines.last().is_some_and(|l| l.starts_with("error ")) {
-            assert_eq!(lines, ["error go: the game is over"]);
+            assert_eq!(lines, ["error go: the game is over (new starts another, undo takes back moves)"]);
             break;
         }
         let mv = best_move(&lines);
@@ -217,7 +217,7 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
     let unknown = |w: &str| format!("error unknown command '{w}' (try help)");
     let cases: Vec<(Vec<u8>, String)> = vec![
         (b"fly".to_vec(), unknown("fly")),
-        (b"gox depth 3".to_vec(), unknown("gox")),
+        (b"gox depth 3".to_vec(), "error unknown command 'gox' (did you mean go? try help)".into()),
         (b"go".to_vec(), "error go: expected depth N, time MS, nodes N, infinite or clock MS, found end of line".into()),
         (b"go depth".to_vec(), "error go: expected depth, found end of line".into()),
         (b"go depth 3x".to_vec(), "error go: bad number '3x' for depth: expected an integer from 1 to 60".into()),
@@ -225,15 +225,15 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
         (b"go time -5".to_vec(), "error go: bad number '-5' for milliseconds: expected an integer from 1 to 1000000000".into()),
         (b"go nodes 0".to_vec(), "error go: nodes 0 out of range 1 to 18446744073709551615".into()),
         (b"go clock 100 inc x".to_vec(), "error go: bad number 'x' for increment milliseconds: expected an integer from 0 to 1000000000".into()),
-        (b"go infinite 5".to_vec(), "error go: unexpected '5'".into()),
+        (b"go infinite 5".to_vec(), "error go: unexpected '5' (usage: go depth N | time MS | nodes N | infinite | clock MS [inc MS] [movestogo N])".into()),
         (b"move".to_vec(), "error move: expected a move, found end of line".into()),
         (b"move j9".to_vec(), "error move: bad move 'j9': expected a square a1 to h8, pass, or squares run together like f5d6c3".into()),
-        (b"move f5".to_vec(), "error move: f5 is occupied".into()),
-        (b"move a1".to_vec(), "error move: a1 flips no disc".into()),
-        (b"move pass".to_vec(), "error move: cannot pass: a move is available".into()),
-        (b"move c3 d3 h8".to_vec(), "error move: move 3 of 3 (h8) is illegal: h8 flips no disc; no move played".into()),
-        (b"move c3d3h8".to_vec(), "error move: move 3 of 3 (h8) is illegal: h8 flips no disc; no move played".into()),
-        (b"undo 3".to_vec(), "error undo: cannot undo 3, moves played: 2".into()),
+        (b"move f5".to_vec(), "error move: f5 is occupied (legal: c3 c4 c5 c6 c7)".into()),
+        (b"move a1".to_vec(), "error move: a1 flips no disc (legal: c3 c4 c5 c6 c7)".into()),
+        (b"move pass".to_vec(), "error move: cannot pass: a move is available (legal: c3 c4 c5 c6 c7)".into()),
+        (b"move c3 d3 h8".to_vec(), "error move: move 3 of 3 (h8) is illegal: h8 flips no disc (legal there: c2 e3 c4 c5 c6 c7); no move played".into()),
+        (b"move c3d3h8".to_vec(), "error move: move 3 of 3 (h8) is illegal: h8 flips no disc (legal there: c2 e3 c4 c5 c6 c7); no move played".into()),
+        (b"undo 3".to_vec(), "error undo: cannot undo 3, moves played: 2 (undo 2 takes them all back)".into()),
         (b"undo x".to_vec(), "error undo: bad number 'x' for the number of moves: expected an integer from 1 to 64".into()),
         (b"setboard".to_vec(), "error setboard: expected a board string or start, found end of line".into()),
         (b"setboard XO-".to_vec(), "error setboard: bad board: board has 3 squares, expected 64".into()),
@@ -249,12 +249,12 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
         (b"set hash 0".to_vec(), "error set: hash megabytes 0 out of range 1 to 4096".into()),
         (b"set threads 2".to_vec(), "error set: expected an option: hash, selectivity or book, found 'threads'".into()),
         (b"ping pong".to_vec(), "error ping: bad number 'pong' for the ping number: expected an integer from 0 to 18446744073709551615".into()),
-        (b"show me".to_vec(), "error show: unexpected 'me'".into()),
+        (b"show me".to_vec(), "error show: unexpected 'me' (usage: show)".into()),
         (b"set book sometimes".to_vec(), "error set: expected on, off or randomness N, found 'sometimes'".into()),
         (b"set book randomness -1".to_vec(), "error set: bad number '-1' for randomness discs: expected an integer from 0 to 64".into()),
         (b"learn deep".to_vec(), "error learn: expected depth N, found 'deep'".into()),
         (b"\xff\xfe\x00\x1b[2J".to_vec(), unknown("\u{fffd}\u{fffd}\\0\\u{1b}[2J")),
-        (b"SHOW\tBOARD\r".to_vec(), "error show: unexpected 'BOARD'".into()),
+        (b"SHOW\tBOARD\r".to_vec(), "error show: unexpected 'BOARD' (usage: show)".into()),
         (vec![b'x'; 70_000], "error line too long: 70001 bytes, at most 65536".into()),
     ];
     for (bytes, want) in cases {
@@ -269,8 +269,8 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
     let full = format!("setboard {} O", "X".repeat(64));
     assert_eq!(engine.ask(&full), Vec::<String>::new());
     let before = state(&mut engine);
-    assert_eq!(engine.ask("go depth 5"), ["error go: the game is over"]);
-    assert_eq!(engine.ask("move pass"), ["error move: the game is over"]);
+    assert_eq!(engine.ask("go depth 5"), ["error go: the game is over (new starts another, undo takes back moves)"]);
+    assert_eq!(engine.ask("move pass"), ["error move: the game is over (new starts another, undo takes back moves)"]);
     assert_eq!(state(&mut engine), before);
 }
 

@@ -266,27 +266,23 @@ impl<W: Write> Native<W> {
         (*self.engine.position(), self.engine.game().moves().len())
     }
 
-    /// `help [COMMAND]`: in a pipe each usage and its text, at a terminal one brief line a command in
-    /// 80 columns; for one command, its usage and whole text (wrapped at a terminal).
+    /// `help [COMMAND]`: one brief line a command, or one command's usage, whole text and other
+    /// names; in 80 columns in a pipe as at a terminal.
     fn help(&mut self, name: Option<&'static str>) {
-        let brief = self.view.brief_help();
-        let specs = COMMANDS.iter().filter(|spec| name.is_none_or(|name| spec.name == name));
-        for spec in specs {
-            match (brief, name) {
-                (false, _) => self.out.line(format_args!("{:<28} {}", spec.usage(), spec.help)),
-                (true, None) => self.out.line(format_args!("{:<w$} {}", spec.name, spec.brief, w = parser::NAME_WIDTH)),
-                (true, Some(_)) => {
-                    for line in view::wrap(&spec.usage(), 0).into_iter().chain(view::wrap(spec.help, 2)) {
-                        self.out.line(line);
-                    }
-                    if !spec.aliases.is_empty() {
-                        self.out.line(format_args!("  also: {}", spec.aliases.join(", ")));
-                    }
-                }
+        let Some(name) = name else {
+            for spec in COMMANDS {
+                self.out.line(format_args!("{:<w$} {}", spec.name, spec.brief, w = parser::NAME_WIDTH));
             }
-        }
-        if brief && name.is_none() {
             self.out.line("a move alone (f5, f5d6, pass) plays it; help COMMAND says more of one");
+            return;
+        };
+        for spec in COMMANDS.iter().filter(|spec| spec.name == name) {
+            for line in view::wrap(&spec.usage(), 0).into_iter().chain(view::wrap(spec.help, 2)) {
+                self.out.line(line);
+            }
+            if !spec.aliases.is_empty() {
+                self.out.line(format_args!("  also: {}", spec.aliases.join(", ")));
+            }
         }
     }
 
@@ -303,19 +299,23 @@ impl<W: Write> Native<W> {
         self.engine.new_game(game);
     }
 
-    /// Plays `moves` (all or none); whether they were played.
+    /// Plays `moves` (all or none); whether they were played. A refused move is answered with what
+    /// was legal where it was tried.
     fn play(&mut self, moves: &[Move]) -> bool {
-        match self.engine.play_all(moves) {
-            Ok(()) => return true,
-            Err((_, e)) if moves.len() == 1 => self.out.line(format_args!("error move: {e}")),
-            Err((i, e)) => {
-                let failed = moves.get(i).map_or_else(String::new, |&mv| mv.to_string());
-                self.out.line(format_args!(
-                    "error move: move {} of {} ({failed}) is illegal: {e}; no move played",
-                    i + 1,
-                    moves.len()
-                ))
-            }
+        let Err((i, e)) = self.engine.play_all(moves) else { return true };
+        let mut there = self.engine.game().clone();
+        // The moves before the refused one are legal: they replay.
+        let _ = there.play_all(moves.get(..i).unwrap_or_default());
+        if moves.len() == 1 {
+            self.out.line(format_args!("error move: {e} ({})", Instead(there.position(), "legal:")));
+        } else {
+            let failed = moves.get(i).map_or_else(String::new, |&mv| mv.to_string());
+            let instead = Instead(there.position(), "legal there:");
+            self.out.line(format_args!(
+                "error move: move {} of {} ({failed}) is illegal: {e} ({instead}); no move played",
+                i + 1,
+                moves.len()
+            ))
         }
         false
     }
@@ -323,7 +323,12 @@ impl<W: Write> Native<W> {
     fn undo(&mut self, count: u32) {
         let played = self.engine.game().moves().len();
         if played < count as usize {
-            return self.out.line(format_args!("error undo: cannot undo {count}, moves played: {played}"));
+            let fix = match played {
+                0 => "no move to take back".to_string(),
+                1 => "undo takes it back".to_string(),
+                _ => format!("undo {played} takes them all back"),
+            };
+            return self.out.line(format_args!("error undo: cannot undo {count}, moves played: {played} ({fix})"));
         }
         for _ in 0..count {
             self.undone.extend(self.engine.undo());
@@ -334,7 +339,12 @@ impl<W: Write> Native<W> {
     fn redo(&mut self, count: u32) {
         let left = self.undone.len();
         if left < count as usize {
-            return self.out.line(format_args!("error redo: cannot redo {count}, moves taken back: {left}"));
+            let fix = match left {
+                0 => "redo plays again what undo took back".to_string(),
+                1 => "redo plays it again".to_string(),
+                _ => format!("redo {left} plays them all again"),
+            };
+            return self.out.line(format_args!("error redo: cannot redo {count}, moves taken back: {left} ({fix})"));
         }
         for _ in 0..count {
             let Some(mv) = self.undone.pop() else { break };
@@ -349,7 +359,7 @@ impl<W: Write> Native<W> {
     fn go(&mut self, limits: &Limits, then_play: bool) -> Flow {
         let name = if then_play { "play" } else { "go" };
         if self.engine.game().is_over() {
-            self.out.line(format_args!("error {name}: the game is over"));
+            self.out.line(format_args!("error {name}: the game is over ({GAME_OVER_FIX})"));
             return Flow::Continue;
         }
         let position = *self.engine.game().position();
@@ -389,7 +399,7 @@ impl<W: Write> Native<W> {
     fn analyze(&mut self, limits: &Limits, label: &'static str, count: Option<usize>) -> Flow {
         if self.engine.game().is_over() {
             let name = if count.is_some() { "hint" } else { "analyze" };
-            self.out.line(format_args!("error {name}: the game is over"));
+            self.out.line(format_args!("error {name}: the game is over ({GAME_OVER_FIX})"));
             return Flow::Continue;
         }
         let board = self.engine.game().position().board;
@@ -717,6 +727,23 @@ impl fmt::Display for FileName<'_> {
 }
 
 /// A label followed by moves, space separated.
+/// What goes on from a finished game, for the errors of the commands that need a move to play.
+const GAME_OVER_FIX: &str = "new starts another, undo takes back moves";
+
+/// What would have been legal in a position where a move was refused, after a label: `legal: d3 c4
+/// f5 e6` (`legal: pass`); or how to go on from a finished game.
+struct Instead<'a>(&'a Position, &'static str);
+
+impl fmt::Display for Instead<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let legal = self.0.board.legal_moves();
+        if legal.is_empty() {
+            return f.write_str(GAME_OVER_FIX);
+        }
+        write!(f, "{}", MoveList(self.1, &legal))
+    }
+}
+
 struct MoveList<'a>(&'static str, &'a [Move]);
 
 impl fmt::Display for MoveList<'_> {
@@ -748,7 +775,12 @@ mod tests {
         let out = session("ping 3\n\nisready\nbogus\nmove a1\nquit\nping 4\n");
         assert_eq!(
             out,
-            ["pong 3", "readyok", "error unknown command 'bogus' (try help)", "error move: a1 flips no disc"]
+            [
+                "pong 3",
+                "readyok",
+                "error unknown command 'bogus' (try help)",
+                "error move: a1 flips no disc (legal: d3 c4 f5 e6)"
+            ]
         );
     }
 
@@ -760,8 +792,8 @@ mod tests {
             [
                 "moves f5 d6",
                 "moves f5",
-                "error undo: cannot undo 2, moves played: 1",
-                "error move: move 1 of 3 (c3) is illegal: c3 flips no disc; no move played",
+                "error undo: cannot undo 2, moves played: 1 (undo takes it back)",
+                "error move: move 1 of 3 (c3) is illegal: c3 flips no disc (legal there: f4 d6 f6); no move played",
                 "moves f5",
             ]
         );
@@ -853,7 +885,7 @@ mod tests {
     fn finished_game_refuses_go() {
         let full_black = format!("setboard {} O\ngo depth 1\nshow\n", "X".repeat(64));
         let out = session(&full_black);
-        assert_eq!(out[0], "error go: the game is over");
+        assert_eq!(out[0], "error go: the game is over (new starts another, undo takes back moves)");
         assert_eq!(out[12], "game over black wins by 64");
     }
 }

@@ -480,7 +480,12 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
             return match whole(rest) {
                 Ok((_, command)) => Ok(Some(command)),
                 Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
-                    Err(ParseError { command: Some(spec.name), reason: e.reason() })
+                    let mut reason = e.reason();
+                    // A word too many or too few names no form: the usage gives them all.
+                    if reason.starts_with("unexpected ") {
+                        reason.push_str(&format!(" (usage: {})", spec.usage()));
+                    }
+                    Err(ParseError { command: Some(spec.name), reason })
                 }
                 Err(nom::Err::Incomplete(_)) => {
                     Err(ParseError { command: Some(spec.name), reason: "incomplete line".to_string() })
@@ -500,7 +505,47 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
             }
         };
     }
-    Err(ParseError { command: None, reason: format!("unknown command {} (try help)", quote(name)) })
+    Err(ParseError { command: None, reason: unknown_command(name) })
+}
+
+/// `unknown command 'WORD' (try help)`, naming the commands one typing slip away if any.
+fn unknown_command(word: &str) -> String {
+    match close_commands(word).as_slice() {
+        [] => format!("unknown command {} (try help)", quote(word)),
+        close => format!("unknown command {} (did you mean {}? try help)", quote(word), close.join(" or ")),
+    }
+}
+
+/// The commands one typing slip away from `word` (a letter added, left out or changed, or two
+/// neighbours swapped), by name: what `gox` or `udno` meant.
+fn close_commands(word: &str) -> Vec<&'static str> {
+    let word: Vec<char> = word.to_ascii_lowercase().chars().collect();
+    // A one-letter name (`?`) is one slip from every one-letter word.
+    let close = |name: &&str| name.len() > 1 && one_slip(&word, &name.chars().collect::<Vec<_>>());
+    COMMANDS
+        .iter()
+        .filter(|spec| std::iter::once(&spec.name).chain(spec.aliases).any(close))
+        .map(|spec| spec.name)
+        .collect()
+}
+
+/// Whether `a` becomes `b` by one slip (see [`close_commands`]).
+fn one_slip(a: &[char], b: &[char]) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    // The first difference; what follows it must match once the slip is undone.
+    let at = short.iter().zip(long).take_while(|(x, y)| x == y).count();
+    let (short_rest, long_rest) = (short.get(at..).unwrap_or_default(), long.get(at..).unwrap_or_default());
+    match long.len() - short.len() {
+        0 if short_rest.is_empty() => false,
+        0 => {
+            let changed = short_rest.get(1..) == long_rest.get(1..);
+            let swapped = matches!((short_rest, long_rest),
+                ([x0, x1, xs @ ..], [y0, y1, ys @ ..]) if x0 == y1 && x1 == y0 && xs == ys);
+            changed || swapped
+        }
+        1 => long_rest.get(1..) == Some(short_rest),
+        _ => false,
+    }
 }
 
 /// The table row of a command by its name or an alias.
@@ -677,7 +722,7 @@ fn help(i: &str) -> PResult<'_, Command> {
     let (rest, word) = token(i)?;
     match find(word) {
         Some(spec) => Ok((rest, Command::Help(Some(spec.name)))),
-        None => Err(nom::Err::Failure(Fail::new(i, format!("unknown command {}", quote(word))))),
+        None => Err(nom::Err::Failure(Fail::new(i, unknown_command(word)))),
     }
 }
 
@@ -835,11 +880,14 @@ mod tests {
 
     #[test]
     fn keywords_match_whole_words_only() {
-        assert_eq!(err("gox depth 3"), "unknown command 'gox' (try help)");
-        assert_eq!(err("g"), "unknown command 'g' (try help)");
+        assert_eq!(err("gox depth 3"), "unknown command 'gox' (did you mean go? try help)");
+        assert_eq!(err("g"), "unknown command 'g' (did you mean go? try help)");
+        assert_eq!(err("udno"), "unknown command 'udno' (did you mean undo? try help)");
+        assert_eq!(err("sav"), "unknown command 'sav' (did you mean save? try help)");
+        assert_eq!(err("se"), "unknown command 'se' (did you mean set? try help)");
         assert_eq!(err("go depthx 3"), "go: expected depth N, time MS, nodes N, infinite or clock MS, found 'depthx'");
         assert_eq!(err("newgame"), "unknown command 'newgame' (try help)");
-        assert_eq!(err("new game"), "new: unexpected 'game'");
+        assert_eq!(err("new game"), "new: unexpected 'game' (usage: new)");
     }
 
     #[test]
@@ -870,13 +918,13 @@ mod tests {
         assert_eq!(err("go depth +3"), "go: bad number '+3' for depth: expected an integer from 1 to 60");
         assert_eq!(err("go depth 0"), "go: depth 0 out of range 1 to 60");
         assert_eq!(err("go depth 61"), "go: depth 61 out of range 1 to 60");
-        assert_eq!(err("go depth 3 4"), "go: unexpected '4'");
+        assert!(err("go depth 3 4").starts_with("go: unexpected '4' (usage: go depth N | time MS "));
         assert_eq!(err("go time 0"), "go: milliseconds 0 out of range 1 to 1000000000");
         assert!(err("go nodes 99999999999999999999").starts_with("go: bad number '99999999999999999999' for nodes"));
-        assert_eq!(err("go infinite now"), "go: unexpected 'now'");
+        assert!(err("go infinite now").starts_with("go: unexpected 'now' (usage: go "));
         assert_eq!(err("go clock 100 inc"), "go: expected increment milliseconds, found end of line");
         assert_eq!(err("go clock 100 movestogo 0"), "go: moves to go 0 out of range 1 to 60");
-        assert_eq!(err("go clock 100 movestogo 5 inc 3"), "go: unexpected 'inc'");
+        assert!(err("go clock 100 movestogo 5 inc 3").starts_with("go: unexpected 'inc' (usage: go "));
     }
 
     #[test]
@@ -925,7 +973,7 @@ mod tests {
         assert_eq!(ok(&format!("setboard {start}")), Command::SetBoard(Position::START));
         assert_eq!(ok("setboard START"), Command::SetBoard(Position::START));
         assert_eq!(err("setboard"), "setboard: expected a board string or start, found end of line");
-        assert_eq!(err("setboard start now"), "setboard: unexpected 'now'");
+        assert_eq!(err("setboard start now"), "setboard: unexpected 'now' (usage: setboard BOARD SIDE | start)");
         assert_eq!(err("setboard ---"), "setboard: bad board: board has 3 squares, expected 64");
         let bad = start.replacen('O', "Z", 1);
         assert!(err(&format!("setboard {bad}")).starts_with("setboard: bad board: bad character 'Z' at d4"));

@@ -1,8 +1,9 @@
 //! Every decision about who reads the native protocol's output, in one place: a script or GUI on a
 //! pipe gets each protocol line as protocol.md says; a person at a terminal (standard input is a
-//! terminal) gets the board after each command that moved, a search as one line that updates, help
-//! in 80 columns, and one short error for an escape sequence (an arrow key). `verbose` sets how much
-//! of a search either one sees. The text of the terminal's own lines is rendered here too.
+//! terminal) gets the board after each command that moved, a search as one line that updates, and
+//! one short error for an escape sequence (an arrow key). `verbose` sets how much of a search either
+//! one sees. The text of the terminal's own lines is rendered here too, and the 80 columns that
+//! `help` fits in for both.
 
 use crate::protocol::parser::Verbosity;
 use crate::rules::board::{Color, Move, Position};
@@ -51,11 +52,6 @@ impl View {
     /// Whether the board follows each command that changed the position.
     pub fn board_after_moves(&self) -> bool {
         self.terminal && self.verbosity != Verbosity::Quiet
-    }
-
-    /// Whether `help` lists the commands briefly, in 80 columns (else each usage and its whole text).
-    pub fn brief_help(&self) -> bool {
-        self.terminal
     }
 
     /// A line of moves and scores (`hint`, `analysis`, `info book`) as this reader sees it: at a

@@ -303,7 +303,7 @@ impl ErrorSum {
 
 /// The header of [`print_errors`]'s lines.
 pub fn print_errors_header() {
-    eprintln!(
+    note!(
         "mean absolute error in discs, all phases, from {MIDGAME_FROM} empties | by phase ({} empties each, from 0):",
         learned::PHASE_WIDTH
     );
@@ -314,7 +314,7 @@ pub fn print_errors(name: &str, errors: &ErrorSum) {
     // A phase without positions (the first moves' phase is never held out) shows as "-".
     let cells: Vec<String> =
         errors.by_phase().iter().map(|e| if e.is_nan() { format!("{:>5}", "-") } else { format!("{e:5.2}") }).collect();
-    eprintln!("{name:<14} {:6.3} {:6.3} | {}", errors.total(), errors.midgame(), cells.join(" "));
+    note!("{name:<14} {:6.3} {:6.3} | {}", errors.total(), errors.midgame(), cells.join(" "));
 }
 
 /// Refuses to replace an existing file unless told to: a fit must never silently overwrite the
@@ -343,7 +343,7 @@ pub fn write_weights(out: &str, weights: &Weights, force: bool) -> Result<(), St
     }
     let mut file = options.open(out).map_err(|e| format!("cannot write {out}: {e}"))?;
     file.write_all(&weights.to_bytes()).map_err(|e| format!("cannot write {out}: {e}"))?;
-    eprintln!("wrote {out}");
+    note!("wrote {out}");
     Ok(())
 }
 
@@ -352,7 +352,7 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
     let (train, test, positions) = load(files, settings.search_weight)?;
     let size = learned::phase_size();
     let n = PHASES * size;
-    eprintln!(
+    note!(
         "{positions} positions, {} classes under symmetry: {} to fit, {} held out; {n} weights",
         train.len() + test.len(),
         train.len(),
@@ -376,7 +376,7 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
         if iteration.is_multiple_of(25) || iteration == settings.iterations {
             let train_error = errors(&train, |s| predict(w, s)).total();
             let test_error = errors(&test, |s| predict(w, s)).total();
-            eprintln!("iteration {iteration}: mean error {train_error:.3} discs fitted, {test_error:.3} held out");
+            note!("iteration {iteration}: mean error {train_error:.3} discs fitted, {test_error:.3} held out");
         }
         Ok(())
     };
@@ -394,7 +394,7 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
     let quantized =
         |s: &Sample| weights.score(s.board.0, s.board.1, movegen::moves(s.board.0, s.board.1)) as f64 / SCALE as f64;
     print_errors("learnt, fitted", &errors(&train, quantized));
-    eprintln!("held out:");
+    note!("held out:");
     print_errors("learnt", &errors(&test, quantized));
     print_errors(
         "v1",

@@ -137,7 +137,7 @@ pub fn data(settings: &DataSettings, files: &[String], out: &str) -> Result<(), 
     let count = settings.positions.min(pool.len() as u64);
     let (k, n) = settings.shard;
     let todo: Vec<u64> = (0..count).filter(|i| i % n == k - 1 && !done.contains(i)).collect();
-    eprintln!("{} positions to sample from; {} done in this shard, {} to do", pool.len(), done.len(), todo.len());
+    note!("{} positions to sample from; {} done in this shard, {} to do", pool.len(), done.len(), todo.len());
 
     let mut file =
         OpenOptions::new().create(true).append(true).open(out).map_err(|e| format!("cannot open {out}: {e}"))?;
@@ -160,7 +160,7 @@ pub fn data(settings: &DataSettings, files: &[String], out: &str) -> Result<(), 
         let finished = count + 1;
         if finished % 50 == 0 || finished == todo.len() {
             let each = start.elapsed().as_secs_f64() / finished as f64;
-            eprintln!(
+            note!(
                 "{finished}/{} positions, {each:.2} s each, about {:.0} min left",
                 todo.len(),
                 each * (todo.len() - finished) as f64 / 60.0
@@ -285,9 +285,10 @@ pub fn fit(files: &[String], out: &str) -> Result<(), String> {
     if positions == 0 {
         return Err("no positions in the data files".to_string());
     }
-    println!(
+    let mut report = Vec::new();
+    report.push(format!(
         "{positions} positions; per (shallow, deep) pair: a, b, sigma over all empties, then sigma by empties/{BUCKET}"
-    );
+    ));
     // The models: sigma (and the bias, deep - shallow) = c0 + c1 * empties + c2 * deep + c3 *
     // shallow, fitted on the (pair, bucket) cells of pairs of the same parity (the only pairs the
     // search uses) with enough positions, weighted by their counts.
@@ -323,7 +324,10 @@ pub fn fit(files: &[String], out: &str) -> Result<(), String> {
                     }
                 }
             }
-            println!("d'={shallow:2} d={deep:2}: n {:6} a {a:5.3} b {b:+6.3} sigma {sigma:5.2} |{by_bucket}", all.n);
+            report.push(format!(
+                "d'={shallow:2} d={deep:2}: n {:6} a {a:5.3} b {b:+6.3} sigma {sigma:5.2} |{by_bucket}",
+                all.n
+            ));
         }
     }
     let sigma = solve(m, v_sigma);
@@ -355,24 +359,30 @@ pub fn fit(files: &[String], out: &str) -> Result<(), String> {
             }
         }
         if !line.is_empty() {
-            println!("endgame d'={shallow}: sigma/bias by empties{line}");
+            report.push(format!("endgame d'={shallow}: sigma/bias by empties{line}"));
         }
     }
     let (end_sigma, end_bias) =
         if end_positions > 0.0 { (solve(m, v_sigma), solve(m, v_bias)) } else { ([0.0; 4], [0.0; 4]) };
     if end_positions == 0.0 {
-        eprintln!("no exact values in the data (probcut-data --endgame): the solver's model is left at zero");
+        note!("no exact values in the data (probcut-data --endgame): the solver's model is left at zero");
     }
-    println!(
+    report.push(format!(
         "endgame sigma = {:.4} + {:.4} * empties + {:.4} * odd + {:.4} * shallow; bias = {:.4} + {:.4} * empties + {:.4} * odd + {:.4} * shallow",
         end_sigma[0], end_sigma[1], end_sigma[2], end_sigma[3], end_bias[0], end_bias[1], end_bias[2], end_bias[3]
-    );
-    println!(
+    ));
+    report.push(format!(
         "sigma = {:.4} + {:.4} * empties + {:.4} * depth + {:.4} * shallow",
         sigma[0], sigma[1], sigma[2], sigma[3]
-    );
-    println!("bias = {:.4} + {:.4} * empties + {:.4} * depth + {:.4} * shallow", bias[0], bias[1], bias[2], bias[3]);
+    ));
+    report.push(format!(
+        "bias = {:.4} + {:.4} * empties + {:.4} * depth + {:.4} * shallow",
+        bias[0], bias[1], bias[2], bias[3]
+    ));
     if sigma.iter().chain(&bias).chain(&end_sigma).chain(&end_bias).any(|c| !c.is_finite()) {
+        for line in report {
+            say!("{line}");
+        }
         return Err(format!(
             "{positions} positions are not enough to fit the models (each needs cells of 50 positions or more)"
         ));
@@ -392,7 +402,7 @@ pub const END_SIGMA: [f64; 4] = {end_sigma:?};
 "
     );
     std::fs::write(out, source).map_err(|e| format!("cannot write {out}: {e}"))?;
-    eprintln!("wrote {out}");
+    note!("wrote {out}");
     Ok(())
 }
 

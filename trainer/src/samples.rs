@@ -170,7 +170,7 @@ pub fn prepare(files: &[(String, f64)], search_weight: f64, dir: &Path, cap: u64
         let numbers: Vec<u64> = tail.split_whitespace().filter_map(|w| w.parse().ok()).collect();
         if let [positions, buckets] = numbers[..] {
             let (train, held) = (SampleFile::open(&dir.join("train.bin"))?, SampleFile::open(&dir.join("held.bin"))?);
-            eprintln!("reusing the samples in {}", dir.display());
+            note!("reusing the samples in {}", dir.display());
             return Ok(Samples { positions, train, held, buckets });
         }
     }
@@ -182,7 +182,7 @@ pub fn prepare(files: &[(String, f64)], search_weight: f64, dir: &Path, cap: u64
     }
     let started = std::time::Instant::now();
     let positions = split(files, dir, buckets)?;
-    eprintln!("{positions} positions into {buckets} buckets in {:.1} s", started.elapsed().as_secs_f64());
+    note!("{positions} positions into {buckets} buckets in {:.1} s", started.elapsed().as_secs_f64());
     let (train_path, held_path) = (dir.join("train.bin"), dir.join("held.bin"));
     let mut train = BufWriter::new(File::create(&train_path).map_err(io_error(&train_path))?);
     let mut held = BufWriter::new(File::create(&held_path).map_err(io_error(&held_path))?);
@@ -197,7 +197,7 @@ pub fn prepare(files: &[(String, f64)], search_weight: f64, dir: &Path, cap: u64
     let text = format!("{expected}positions {positions} buckets {buckets}\n");
     std::fs::write(&manifest_path, text).map_err(io_error(&manifest_path))?;
     let (train, held) = (SampleFile::open(&train_path)?, SampleFile::open(&held_path)?);
-    eprintln!("merged in {:.1} s", started.elapsed().as_secs_f64());
+    note!("merged in {:.1} s", started.elapsed().as_secs_f64());
     Ok(Samples { positions, train, held, buckets })
 }
 

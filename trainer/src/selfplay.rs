@@ -152,7 +152,7 @@ pub fn run(settings: &Settings, out: &str) -> Result<(), String> {
     let (mut file, done) = crate::games::Writer::resume(out, &settings.header())?;
     let (k, n) = settings.shard;
     let todo: Vec<u64> = (0..settings.games).filter(|i| i % n == k - 1 && !done.contains(i)).collect();
-    eprintln!("{} games in this shard already done, {} to play", done.len(), todo.len());
+    note!("{} games in this shard already done, {} to play", done.len(), todo.len());
     let mut searcher = Searcher::new(SEARCH_MB);
     let mut solver = Solver::new(SOLVER_MB);
     let start = Instant::now();
@@ -163,7 +163,7 @@ pub fn run(settings: &Settings, out: &str) -> Result<(), String> {
         let played = count + 1;
         if played % 20 == 0 || played == todo.len() {
             let per_game = start.elapsed().as_secs_f64() / played as f64;
-            eprintln!(
+            note!(
                 "{played}/{} games, {per_game:.2} s a game, about {:.0} min left",
                 todo.len(),
                 per_game * (todo.len() - played) as f64 / 60.0

@@ -301,7 +301,7 @@ fn adam(
             average(&model.w, epoch);
         }
         let test_error = errors(held, |s| model.estimate(&model.parameters(s)))?.total();
-        eprintln!(
+        note!(
             "epoch {}: mean error {:.3} discs fitted (during the epoch), {test_error:.3} held out; {:.0} s",
             epoch + 1,
             fitted.total(),
@@ -311,7 +311,7 @@ fn adam(
     if averaged > 0 {
         model.w = mean;
         let test_error = errors(held, |s| model.estimate(&model.parameters(s)))?.total();
-        eprintln!("the mean of the last {averaged} steps' weights: {test_error:.3} held out");
+        note!("the mean of the last {averaged} steps' weights: {test_error:.3} held out");
     }
     solve_last_phase(&mut model, train, settings)?;
     model.weights(|j| model.w[j] as f64)
@@ -398,7 +398,7 @@ fn solve_last_phase(model: &mut Model, train: &mut SampleFile, settings: &Settin
     for (w, x) in last.iter_mut().zip(&x) {
         *w = *x as f32;
     }
-    eprintln!(
+    note!(
         "the last phase solved exactly: {} samples, mean error {before_error:.2} discs against their labels before, {:.2} now",
         samples.len(),
         estimate(&|j| x[j]),
@@ -443,10 +443,7 @@ fn conjugate_gradients(
         if iteration.is_multiple_of(10) || iteration == settings.epochs {
             let estimate = |s: &Sample| model.parameters(s).iter().map(|&j| w[j as usize]).sum::<f64>();
             let test_error = errors(held, estimate)?.total();
-            eprintln!(
-                "iteration {iteration}: {test_error:.3} discs held out; {:.0} s",
-                started.elapsed().as_secs_f64()
-            );
+            note!("iteration {iteration}: {test_error:.3} discs held out; {:.0} s", started.elapsed().as_secs_f64());
         }
         Ok(())
     };
@@ -480,7 +477,7 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
     let (train, held) = (&mut data.train, &mut data.held);
     let model = Model::new();
     let n = PHASES * model.classes;
-    eprintln!(
+    note!(
         "{} positions ({} buckets), {} classes under symmetry: {} to fit, {} held out; {n} parameters",
         data.positions,
         data.buckets,
@@ -497,11 +494,11 @@ pub fn run(files: &[(String, f64)], settings: &Settings, out: &str) -> Result<()
     };
     print_errors_header();
     print_errors("learnt, fitted", &errors(train, |s| score(&weights, s))?);
-    eprintln!("held out:");
+    note!("held out:");
     print_errors("learnt", &errors(held, |s| score(&weights, s))?);
     match learned::try_builtin() {
         Ok(builtin) => print_errors("built-in", &errors(held, |s| score(builtin, s))?),
-        Err(e) => eprintln!("built-in        none for these features: {e}"),
+        Err(e) => note!("built-in        none for these features: {e}"),
     }
     for (path, weights) in &compare {
         print_errors(path, &errors(held, |s| score(weights, s))?);
