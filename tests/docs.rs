@@ -2,7 +2,10 @@
 //! scripts/research/README.md writes into `src/` (the weights, book and statistics the next build
 //! embeds) except an explicit shipping step, a `cp` of a work file marked "ship"; every weight file in
 //! `data/` and every one a documented `--eval` names loads in this build; README's test command is the
-//! one CI runs.
+//! one CI runs. Keeps the front door honest: README's "Strength and speed" table has at most 10 rows,
+//! each naming a date, no README line outside code is wider than 160 columns, and every relative link
+//! of README.md, protocol.md, data/README.md, docs/ and scripts/research/README.md leads to a file
+//! and, with `#anchor`, to a heading there.
 
 use std::fs;
 use std::io::Write;
