@@ -2,7 +2,10 @@
 //! scripts/research/README.md writes into `src/` (the weights, book and statistics the next build
 //! embeds) except an explicit shipping step, a `cp` of a work file marked "ship"; every weight file in
 //! `data/` and every one a documented `--eval` names loads in this build; README's test command is the
-//! one CI runs.
+//! one CI runs. Keeps the front door honest: README's "Strength and speed" table has at most 10 rows,
+//! each naming a date, no README line outside code is wider than 160 columns, and every relative link
+//! of README.md, protocol.md, data/README.md, docs/ and scripts/research/README.md leads to a file
+//! and, with `#anchor`, to a heading there.
 
 use std::fs;
 use std::io::Write;
@@ -254,4 +257,174 @@ fn readme_names_the_test_command_ci_runs() {
     let ci = fs::read_to_string(root().join(".ci/run")).expect(".ci/run reads");
     assert!(readme.lines().any(|l| l.trim_start().starts_with(COMMAND)), "README.md lacks `{COMMAND}` as a command");
     assert!(ci.lines().any(|l| l.trim() == COMMAND), ".ci/run does not run `{COMMAND}`");
+}
+
+/// The lines of a markdown text outside its code blocks, with their line numbers (from 1).
+fn prose_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut inside = false;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            inside = !inside;
+        } else if !inside {
+            out.push((i + 1, line));
+        }
+    }
+    out
+}
+
+/// The rows of README's "Strength and speed" table, header and rule left out, with their line numbers.
+fn readme_figure_rows(readme: &str) -> Vec<(usize, String)> {
+    let lines = prose_lines(readme);
+    let start = lines
+        .iter()
+        .position(|(_, l)| l.trim() == "## Strength and speed")
+        .expect("README has \"## Strength and speed\"");
+    lines[start + 1..]
+        .iter()
+        .take_while(|(_, l)| !l.starts_with("## "))
+        .skip_while(|(_, l)| !l.starts_with('|'))
+        .take_while(|(_, l)| l.starts_with('|'))
+        .skip(2)
+        .map(|(n, l)| (*n, l.to_string()))
+        .collect()
+}
+
+fn names_a_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    let digits = |from: usize, n: usize| b.get(from..from + n).is_some_and(|s| s.iter().all(u8::is_ascii_digit));
+    (0..b.len()).any(|i| {
+        digits(i, 4)
+            && b.get(i + 4) == Some(&b'-')
+            && digits(i + 5, 2)
+            && b.get(i + 7) == Some(&b'-')
+            && digits(i + 8, 2)
+    })
+}
+
+#[test]
+fn readme_table_is_short_dated_and_narrow() {
+    let readme = fs::read_to_string(root().join("README.md")).expect("README.md reads");
+    let rows = readme_figure_rows(&readme);
+    assert!(!rows.is_empty(), "README's \"Strength and speed\" has no table");
+    assert!(rows.len() <= 10, "README's \"Strength and speed\" table has {} rows; at most 10", rows.len());
+    let undated: Vec<String> =
+        rows.iter().filter(|(_, r)| !names_a_date(r)).map(|(n, r)| format!("README.md:{n}: {r}")).collect();
+    assert!(undated.is_empty(), "figure rows without a date (YYYY-MM-DD):\n{}", undated.join("\n"));
+    let long: Vec<String> = prose_lines(&readme)
+        .iter()
+        .filter(|(_, l)| l.chars().count() > 160)
+        .map(|(n, l)| format!("README.md:{n}: {} columns", l.chars().count()))
+        .collect();
+    assert!(long.is_empty(), "README lines outside code blocks wider than 160 columns:\n{}", long.join("\n"));
+}
+
+/// The anchor GitHub gives a heading: lower case, spaces to `-`, punctuation other than `-` and `_`
+/// dropped; a repeated heading gets `-1`, `-2`, ...
+fn anchors(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (_, line) in prose_lines(text) {
+        let Some(title) = line.strip_prefix('#').map(|t| t.trim_start_matches('#')) else { continue };
+        if !title.starts_with(' ') {
+            continue;
+        }
+        let slug: String = title
+            .trim()
+            .chars()
+            .filter_map(|c| match c {
+                ' ' => Some('-'),
+                c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                _ => None,
+            })
+            .flat_map(char::to_lowercase)
+            .collect();
+        let mut unique = slug.clone();
+        let mut k = 0;
+        while out.contains(&unique) {
+            k += 1;
+            unique = format!("{slug}-{k}");
+        }
+        out.push(unique);
+    }
+    out
+}
+
+/// The targets of the inline links `[text](target)` of a markdown text outside code, with line numbers.
+fn link_targets(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (n, line) in prose_lines(text) {
+        // inline code spans are not links
+        let prose: String = line.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+        let mut rest = prose.as_str();
+        while let Some(at) = rest.find("](") {
+            let after = &rest[at + 2..];
+            let Some(end) = after.find(')') else { break };
+            out.push((n, after[..end].trim().to_string()));
+            rest = &after[end..];
+        }
+    }
+    out
+}
+
+/// Why a relative link of `file` does not resolve, if it does not.
+fn broken(file: &Path, target: &str) -> Option<String> {
+    if target.contains("://") || target.starts_with("mailto:") {
+        return None;
+    }
+    let (path, anchor) = match target.split_once('#') {
+        Some((p, a)) => (p, Some(a)),
+        None => (target, None),
+    };
+    let dest =
+        if path.is_empty() { file.to_path_buf() } else { file.parent().expect("a file has a folder").join(path) };
+    if !dest.exists() {
+        return Some(format!("{target}: no file {}", dest.strip_prefix(root()).unwrap_or(&dest).display()));
+    }
+    let anchor = anchor?;
+    if dest.extension().is_some_and(|x| x == "md") {
+        let text = fs::read_to_string(&dest).expect("a linked document reads");
+        if !anchors(&text).iter().any(|a| a == anchor) {
+            return Some(format!("{target}: no heading with anchor #{anchor}"));
+        }
+    }
+    None
+}
+
+fn broken_links(files: &[PathBuf]) -> Vec<String> {
+    let mut faults = Vec::new();
+    for file in files {
+        let text = fs::read_to_string(file).expect("a documentation file reads");
+        let name = file.strip_prefix(root()).unwrap_or(file).display().to_string();
+        for (n, target) in link_targets(&text) {
+            if let Some(why) = broken(file, &target) {
+                faults.push(format!("{name}:{n}: {why}"));
+            }
+        }
+    }
+    faults
+}
+
+#[test]
+fn relative_links_in_readme_and_docs_resolve() {
+    let mut files = doc_files();
+    files.push(root().join("protocol.md"));
+    let links: usize = files.iter().map(|f| link_targets(&fs::read_to_string(f).expect("reads")).len()).sum();
+    assert!(links > 20, "found only {links} links: is the parser broken?");
+    let faults = broken_links(&files);
+    assert!(faults.is_empty(), "links that lead nowhere:\n{}", faults.join("\n"));
+}
+
+#[test]
+fn the_link_check_finds_a_broken_link_and_anchor() {
+    let dir = std::env::temp_dir().join(format!("ebony-docs-links-{}", std::process::id()));
+    fs::create_dir_all(&dir).expect("a temporary folder");
+    let page = dir.join("page.md");
+    let text = "# A page\n\n## Two words, here\n\n[ok](page.md#two-words-here) [self](#a-page) \
+                [file](missing.md) [anchor](page.md#no-such-heading) `[code](nowhere.md)`\n";
+    fs::write(&page, text).expect("the page writes");
+    let faults = broken_links(std::slice::from_ref(&page));
+    fs::remove_dir_all(&dir).ok();
+    assert_eq!(faults.len(), 2, "expected the missing file and the missing anchor: {faults:?}");
+    assert!(faults[0].contains("missing.md") && faults[1].contains("no-such-heading"), "{faults:?}");
+    assert!(names_a_date("| perft 12 | 2026-12-07 |") && !names_a_date("| perft 12 | 12-07 |"));
 }

@@ -2,7 +2,7 @@
 """Writes the weight by weight mean of several evaluation weights files of one layout: fits of the
 same features and phases (another `--seed`, other games), averaged into one. The evaluation is a sum
 of weights, so the mean's evaluation is the mean of theirs (but for rounding to whole steps): an
-ensemble of fits at the cost of one. docs/evaluation.md, "Averaged fits", measured four seeds' mean
+ensemble of fits at the cost of one. docs/research-log.md, "Averaged fits", measured four seeds' mean
 of the shipped fit: the same held-out error, and no gain in play.
 
 Usage: scripts/research/average-weights.py OUT IN IN [IN ...]

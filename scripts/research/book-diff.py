@@ -4,7 +4,7 @@ second scored deeper than the first, how many of their leaves changed their best
 leaf scores and values moved.
 
 Usage: scripts/research/book-diff.py OLD_BOOK NEW_BOOK
-Example (docs/book.md, "Deepening the book's main lines"):
+Example (docs/research-log.md, "Deepening the book's main lines"):
     scripts/research/book-diff.py src/book/default.book data/book/deepening.book
 """
 import struct

@@ -5,7 +5,7 @@ the position's best book move that is not a leaf (so the book goes on after it),
 Read with `ebony book show`; the order is the book's, so the output is the same for the same book.
 
 Usage: scripts/research/book-lines.py BOOK [--plies 8] [--deviation 4] [--ebony BINARY] > OPENINGS
-Example (the openings of the book's game-clock SPRT in docs/book.md, "The 20,000-position book"):
+Example (the openings of the book's game-clock SPRT in docs/research-log.md, "The 20,000-position book"):
     scripts/research/book-lines.py src/book/default.book --plies 8 --deviation 4 > book-lines.txt
 """
 import argparse

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Weights for a layout with patterns appended to SHAPES, that evaluate as given weights do: the
-appended patterns' weights are 0, every other weight is copied (docs/evaluation.md, "What a pattern
+appended patterns' weights are 0, every other weight is copied (docs/research-log.md, "What a pattern
 copy costs": the same search tree in two builds, so that only the evaluation's cost differs).
 
 usage: pad-weights.py OLD.ebev LAYOUT.ebev OUT.ebev

@@ -3,11 +3,11 @@
 in each: the file a build with PHASES * FACTOR phases of PHASE_WIDTH / FACTOR empties (and otherwise
 the same features) loads and searches with exactly as the source build does with the source file.
 It measures what a finer phase layout costs in speed alone, the search tree being the same
-(docs/evaluation.md, "Where the cost lies").
+(docs/research-log.md, "The corner triangle and 30 phases on all the games").
 
 With `--merge M` it goes the other way: each M neighbouring phases become one, each weight their
 mean (rounded to the nearest, halves to even), for a build with PHASES / M phases of PHASE_WIDTH * M
-empties: a finer fit read at a coarser layout (docs/evaluation.md, "30 phases of two empties on 48 M
+empties: a finer fit read at a coarser layout (docs/research-log.md, "30 phases of two empties on 48 M
 positions").
 
 Usage: scripts/research/split-phases.py IN OUT [--width W] [--factor F | --merge M]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How far apart two weights files of one layout are, weight by stored weight: the mean absolute
 difference in discs, the share of weights that differ, and each file's mean absolute weight
-(docs/evaluation.md, "Averaged fits": two seeds of one fit).
+(docs/research-log.md, "Averaged fits": two seeds of one fit).
 
 Usage: scripts/research/weights-diff.py A.ebev B.ebev"""
 import argparse

@@ -57,7 +57,7 @@ pub const fn phase(empties: u32) -> usize {
 
 /// The patterns, as squares in increasing order (a1 = 0, h1 = 7, a2 = 8, ... h8 = 63).
 ///
-/// Widened and added 2026-11-26 (docs/evaluation.md, "Patterns for the middle game"): the second
+/// Widened and added 2026-11-26 (docs/research-log.md, "Patterns for the middle game"): the second
 /// and third ranks, the long diagonal and the 7-square diagonal gained their corners or X-squares,
 /// the 4-square diagonal gave way to three 10-square patterns nearer the centre. Held-out error 5.470
 /// discs against 5.575 for the layout before, fitted on the same games; at 100 ms a move against the
@@ -713,7 +713,7 @@ pub struct Weights {
 /// to the nearest (halves to the even one, so that neither side gains on average), the few beyond 127
 /// steps clipped; the global features' and the edges' moves 16-bit, in 1/[`SCALE`] disc. The
 /// patterns' tables take 9.6 MB where 16 bits took 19.1, and a search runs a few percent faster
-/// (docs/evaluation.md, "Pattern weights in 8 bits, kept").
+/// (docs/research-log.md, "Pattern weights in 8 bits, kept").
 #[derive(PartialEq, Eq)]
 struct Tables {
     /// `PHASES` blocks of `Layout::patterns_size` steps.

@@ -38,7 +38,7 @@ pub const fn exact_empties(depth: u32) -> u32 {
 /// Empties solved win/loss/draw only before the exact solve under a depth limit. A win/loss/draw
 /// solve costs a fraction of the exact one: ebony's bench positions to depth 12 take 0.48 s instead
 /// of 0.66 s, and depth-8 games a move 1.3 ms instead of 1.5 ms, every game's outcome the same
-/// (docs/search.md).
+/// (docs/research-log.md, "Win/loss/draw solves").
 pub const WLD_SPAN: u32 = 4;
 
 /// The most empties a `go depth` search solves before its depth reaches the end: about 10 s here.

@@ -108,7 +108,7 @@ const PREFETCH_ABOVE: u32 = 2;
 /// `FULL_DEPTH_MOVES` (the table move counted) is searched `REDUCTION` plies shallower first, and
 /// again at full depth only when that search fails high. Two plies keep the depth's parity, across
 /// which the evaluation swings. The bench positions at 73%: 23.9 M nodes to depth 18 against 34.0 M
-/// (docs/search.md, "Late move reductions").
+/// (docs/research-log.md, "Late move reductions (shipped for searches at 73%)").
 const REDUCE_FROM_DEPTH: u32 = 5;
 const FULL_DEPTH_MOVES: usize = 3;
 const REDUCTION: u32 = 2;
@@ -151,7 +151,7 @@ pub struct Searcher {
 
 /// The selectivity of a depth-limited search unless set otherwise: a level of `go depth N` is N plies
 /// at 87%. At depth 8 it scored 54.2% against ntest depth 8 (73%: 51.2%) in 0.87 of ntest's time a
-/// move, and at depth 12 55.4% against ntest depth 12 in 0.96 of its time (docs/search.md).
+/// move, and at depth 12 55.4% against ntest depth 12 in 0.96 of its time (docs/research-log.md, "Selectivity at a fixed depth").
 pub const DEPTH_SELECTIVITY: Selectivity = Selectivity::level(87);
 /// The selectivity of a search limited by nodes, or by less time than [`LONG_SEARCH`], unless set
 /// otherwise: at equal time, more plies beat surer ones in short searches (at 50 ms a move, 87%
@@ -160,9 +160,9 @@ pub const DEPTH_SELECTIVITY: Selectivity = Selectivity::level(87);
 pub const TIMED_SELECTIVITY: Selectivity = Selectivity::MOST;
 /// The selectivity of a search given at least [`LONG_SEARCH`] unless set otherwise: deeper searches
 /// cross more cut nodes, and surer cuts pay (at 400 ms a move, 73% against 58%: +22.9 Elo [+2.1,
-/// +43.9], an SPRT accepted after 804 games; docs/search.md, "Selectivity by the time a move"), but
+/// +43.9], an SPRT accepted after 804 games; docs/research-log.md, "Selectivity by the time a move"), but
 /// no surer: at 1 s a move 87% lost to it (-87.4 Elo [-139.3, -39.0], an SPRT rejected after 138
-/// games; docs/search.md, "87% at a second a move").
+/// games; docs/research-log.md, "87% at a second a move").
 pub const LONG_SELECTIVITY: Selectivity = Selectivity::level(73);
 /// The time to the soft deadline (a game clock's share, or a fixed time a move less its margin:
 /// `go time 150` and longer) from which a search runs at [`LONG_SELECTIVITY`].

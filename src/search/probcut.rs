@@ -15,7 +15,7 @@ pub struct Selectivity(u8);
 /// stands for, in percent.
 /// 58% (t = 0.8), the most selective, is the level of short timed searches: against 73% at 50 ms a
 /// move it scored +26.7 Elo [+1.5, +52.2] over 600 games; searches of 150 ms or more run at 73%
-/// (docs/search.md, "Selectivity by the time a move").
+/// (docs/research-log.md, "Selectivity by the time a move").
 const LEVELS: [(f64, u32); 6] = [(0.8, 58), (1.1, 73), (1.5, 87), (2.0, 95), (2.4, 98), (2.6, 99)];
 
 impl Selectivity {

@@ -262,7 +262,8 @@ fn errors(samples: &[Sample], estimate: impl Fn(&Sample) -> f64) -> ErrorSum {
 /// to 24 at the times a move of matches). A fit's error over these positions is the part matches
 /// can see: a gain in the last phases only reorders the solver's moves (a 29-phase fit on 118.6 M
 /// positions erred by 0.21 and 2.72 discs at 0-1 and 2-3 empties where 15 phases err by 2.07 at
-/// 0-3, and by the same from 20 empties on; docs/evaluation.md).
+/// 0-3, and by the same from 20 empties on; docs/research-log.md, "29 phases of two empties on 118.6 M
+/// positions").
 pub const MIDGAME_FROM: u32 = 20;
 const _: () = assert!(MIDGAME_FROM.is_multiple_of(learned::PHASE_WIDTH), "a phase boundary");
 

@@ -72,7 +72,7 @@ impl Settings {
 
 /// The table sizes of the self-play search and of the solver, in megabytes. Every game starts on
 /// cleared tables (a game depends on its index alone), so their size is paid again in every game:
-/// at 4 and 16 MB a run plays about 13% more games a CPU-hour than at 16 and 64 MB (docs/evaluation.md,
+/// at 4 and 16 MB a run plays about 13% more games a CPU-hour than at 16 and 64 MB (docs/research-log.md,
 /// "Smaller tables for self-play"). A table's size can change which of two moves of the same exact
 /// value the solver plays (1 game in 300 of seed 21 differed), so a run resumes with a build of the
 /// sizes it started with.
@@ -86,7 +86,7 @@ pub const OPENING_DEPTH: u32 = 6;
 /// [`OPENING_DEPTH`] plies (the moves in square order, so the draw depends on the game's numbers alone),
 /// and the best score: the search score of the position. One search and a null-window test of each
 /// other move ([`Searcher::near_best`]): a game takes 0.86 of the CPU it took when each move was
-/// scored by a search of its own (docs/evaluation.md, "Cheaper near-best openings").
+/// scored by a search of its own (docs/research-log.md, "Cheaper near-best openings").
 fn opening_move(board: &Board, margin: i32, searcher: &mut Searcher, rng: &mut Rng) -> (Move, i32) {
     let (near, best) = searcher.near_best(board, OPENING_DEPTH, margin);
     (near[rng.below(near.len() as u64) as usize], best)
