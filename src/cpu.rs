@@ -7,7 +7,7 @@
 //! every `#[inline]` helper it calls (move generation, flips, the evaluation, the table), is
 //! compiled inside the trampoline with the level's instructions (POPCNT, BMI2, AVX2 vectors, ...).
 //! The recursive searches are generic over an [`Isa`] and wrap their bodies in `I::run`, so that
-//! every node runs in a trampoline of the same level; [`dispatch!`] picks the level once, at the
+//! every node runs in a trampoline of the same level; [`dispatch!`](crate::dispatch) picks the level once, at the
 //! top of a search. A few helpers whose fast path is a single instruction the compiler would not
 //! choose by itself (`pext`; AVX-512's per-lane leading-zero count in `flips`) test a flag instead,
 //! set from the level, a branch that is always predicted.
