@@ -1,10 +1,12 @@
 //! Files under remote control: `--no-files` refuses every command that reads or writes a file for the
-//! other side, in every protocol, one error line each; and the files ebony writes (`save FILE`, the
-//! book of `learn`) are replaced whole: a new file renamed over the old one, never rewritten in place.
+//! other side, in every protocol, one error line each; the files ebony writes (`save FILE`, the book
+//! of `learn`) are replaced whole: a new file renamed over the old one, never rewritten in place,
+//! through a temporary file nobody can plant a link at, keeping the old file's mode and a symlink at
+//! the path; and a file that holds no game is refused without a word of its contents.
 
 use ebony::book::{key_of, Book, Entry};
 use ebony::rules::board::Board;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -170,9 +172,20 @@ fn a_kill_mid_write_leaves_the_book_whole() {
             let left = temps(&dir);
             if !left.is_empty() {
                 killed_mid_write = true;
-                for temp in left {
-                    std::fs::remove_file(temp).expect("temporary file removed");
+                // The leftover is removed by the next write of the book once it is an hour old.
+                let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+                for temp in &left {
+                    let name = temp.file_name().expect("a name").to_string_lossy().into_owned();
+                    assert!(is_temp_name(&name, "big.book"), "{name}");
+                    std::fs::File::options()
+                        .write(true)
+                        .open(temp)
+                        .expect("temp")
+                        .set_modified(two_hours_ago)
+                        .expect("dated");
                 }
+                Book::built_in().expect("built-in book").write_file(&path).expect("book written");
+                assert_eq!(temps(&dir), Vec::<PathBuf>::new(), "the stale temporary file was left");
                 break;
             }
         } else {
@@ -183,5 +196,163 @@ fn a_kill_mid_write_leaves_the_book_whole() {
         }
     }
     assert!(killed_mid_write, "no kill landed inside the write in five tries");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Whether `file` is the name of a temporary file for `name`: `.NAME.` 16 hexadecimal digits `.tmp`.
+fn is_temp_name(file: &str, name: &str) -> bool {
+    let token = file.strip_prefix(&format!(".{name}.")).and_then(|rest| rest.strip_suffix(".tmp"));
+    token.is_some_and(|t| t.len() == 16 && t.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path).expect("file").permissions().mode() & 0o777
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).expect("dir").map(|e| e.expect("entry").file_name().to_string_lossy().into()).collect();
+    names.sort();
+    names
+}
+
+/// A file replaced by `save` keeps its mode (one readable by its owner alone stays so); a new file
+/// is 0644 less the umask.
+#[test]
+fn save_keeps_the_mode_of_the_file_it_replaces() {
+    let dir = temp_dir("mode");
+    let private = dir.join("private.txt");
+    std::fs::write(&private, "an older game\n").expect("written");
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let out = session(&["--no-book"], &format!("move f5d6\nsave transcript {}\n", private.display()));
+    assert_eq!(lines(&out), Vec::<String>::new());
+    assert_eq!(std::fs::read_to_string(&private).expect("saved"), "f5d6\n");
+    assert_eq!(mode(&private), 0o600);
+    for (umask, want) in [("022", 0o644), ("077", 0o600)] {
+        let fresh = dir.join(format!("new-{umask}.txt"));
+        let script = format!("umask {umask}; exec '{}' --no-book", support::bin().display());
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("sh");
+        let input = format!("move f5\nsave transcript {}\n", fresh.display());
+        std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), input.as_bytes()).expect("input");
+        let out = child.wait_with_output().expect("ebony ends");
+        assert_eq!(lines(&out), Vec::<String>::new());
+        assert_eq!(mode(&fresh), want, "umask {umask}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `save` over a symlink writes the game to the link's target and keeps the link.
+#[test]
+fn save_writes_through_a_symlink() {
+    let dir = temp_dir("symlink");
+    std::fs::create_dir(dir.join("games")).expect("dir");
+    let target = dir.join("games").join("real.txt");
+    std::fs::write(&target, "an older game\n").expect("written");
+    let link = dir.join("game.txt");
+    std::os::unix::fs::symlink("games/real.txt", &link).expect("link");
+    let out = session(&["--no-book"], &format!("move f5d6c3\nsave transcript {}\n", link.display()));
+    assert_eq!(lines(&out), Vec::<String>::new());
+    assert!(std::fs::symlink_metadata(&link).expect("link").file_type().is_symlink(), "the link was replaced");
+    assert_eq!(std::fs::read_link(&link).expect("link"), Path::new("games/real.txt"));
+    assert_eq!(std::fs::read_to_string(&target).expect("target"), "f5d6c3\n");
+    assert_eq!(names(&dir), ["game.txt", "games"]);
+    assert_eq!(names(&dir.join("games")), ["real.txt"]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A symlink planted where an older version put its temporary file (`.NAME.PID.tmp`, the process id
+/// known once ebony runs) is neither followed nor removed: the file it points to is untouched.
+#[test]
+fn a_link_planted_at_the_temporary_name_is_not_followed() {
+    let dir = temp_dir("planted");
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious\n").expect("victim");
+    let saved = dir.join("game.txt");
+    let mut child = std::process::Command::new(support::bin())
+        .arg("--no-book")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("ebony");
+    let planted = dir.join(format!(".game.txt.{}.tmp", child.id()));
+    std::os::unix::fs::symlink(&victim, &planted).expect("link planted");
+    let input = format!("move f5d6\nsave transcript {}\n", saved.display());
+    std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), input.as_bytes()).expect("input");
+    let out = child.wait_with_output().expect("ebony ends");
+    assert_eq!(lines(&out), Vec::<String>::new());
+    assert_eq!(std::fs::read_to_string(&saved).expect("saved"), "f5d6\n");
+    assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "precious\n");
+    assert!(std::fs::symlink_metadata(&planted).expect("link").file_type().is_symlink());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A write that fails says so in one line and leaves the old file and the directory as they were.
+#[test]
+fn a_failed_save_leaves_everything_as_it_was() {
+    let dir = temp_dir("failed");
+    let kept = dir.join("kept");
+    std::fs::create_dir(&kept).expect("a directory where the file would go");
+    let missing = dir.join("no-such-dir").join("game.txt");
+    let input = format!("move f5d6\nsave transcript {}\nsave ggf {}\nmoves\n", kept.display(), missing.display());
+    let out = session(&["--no-book"], &input);
+    assert_eq!(
+        lines(&out),
+        [
+            format!("error save: cannot write '{}': a directory", kept.display()),
+            format!("error save: cannot write '{}': No such file or directory (os error 2)", missing.display()),
+            "moves f5 d6".to_string(),
+        ]
+    );
+    assert_eq!(names(&dir), ["kept"]);
+    assert_eq!(names(&kept), Vec::<String>::new());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A file that holds no game gets one error line with the format it is not and the line that shows
+/// it, and no word of the file: `load /etc/passwd` shows nothing of the accounts.
+#[test]
+fn loading_a_file_that_is_no_game_shows_nothing_of_it() {
+    let dir = temp_dir("leak");
+    let secret_ggf = dir.join("secret.ggf");
+    std::fs::write(&secret_ggf, "\n(;GM[Othello]BO[8 secret-board-words *]B[F5];)\n").expect("written");
+    let other_game = dir.join("chess.ggf");
+    std::fs::write(&other_game, "(;GM[secret-game]BO[8 --- *];)").expect("written");
+    let illegal = dir.join("illegal.txt");
+    std::fs::write(&illegal, "f5d6\n\nc3 a1\n").expect("written");
+    let input = format!(
+        "move f5\nload /etc/passwd\nload {}\nload {}\nload {}\nmoves\n",
+        secret_ggf.display(),
+        other_game.display(),
+        illegal.display()
+    );
+    let out = session(&["--no-book"], &input);
+    let got = lines(&out);
+    assert_eq!(got.len(), 5, "{got:?}");
+    assert!(got[0].starts_with("error load: '/etc/passwd': not a transcript: line "), "{got:?}");
+    let passwd = std::fs::read_to_string("/etc/passwd").expect("/etc/passwd");
+    for word in passwd.split(|c: char| c == ':' || c == '/' || c.is_whitespace()).filter(|w| w.len() >= 3) {
+        assert!(!got[0].contains(word), "{word:?} shown: {}", got[0]);
+    }
+    assert_eq!(
+        got[1..],
+        [
+            format!("error load: '{}': not a GGF record: line 2: bad BO[...] start board", secret_ggf.display()),
+            format!(
+                "error load: '{}': not a GGF record: line 1: GM[...] names another game than Othello",
+                other_game.display()
+            ),
+            format!(
+                "error load: '{}': not a transcript: line 3: move 4 is illegal: it flips no disc",
+                illegal.display()
+            ),
+            "moves f5".to_string(),
+        ]
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

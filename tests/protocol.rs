@@ -15,8 +15,10 @@ const BIN: &str = env!("CARGO_BIN_EXE_ebony");
 /// Longest wait for a reply before a test fails (generous: six agents share two cores).
 const PATIENCE: Duration = Duration::from_secs(30);
 /// Bound on the answer time of `isready`, `ping` and `stop` during a search. The protocol aims at
-/// 10 ms; the bound is loose because the machine is shared, and the measured times are printed.
-const PROMPT: Duration = Duration::from_millis(250);
+/// 10 ms (idle: under 1 ms); the bound is loose because the machine may be shared by more busy threads
+/// than it has cores (`scripts/test-under-load`); an answer that waited for the search to end would
+/// never come under `go infinite`. The measured times are printed.
+const PROMPT: Duration = Duration::from_secs(1);
 
 struct Engine {
     child: Child,

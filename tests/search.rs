@@ -437,28 +437,46 @@ fn levels_prove_who_wins_before_solving_exactly() {
 /// Near the end a timed search goes on with the solver's passes at rising selectivity, each reported
 /// with its level, then a win/loss/draw solve and the exact one, as far as the time allows; what
 /// each proves is true.
+///
+/// The searches are given the time of a long search (the level and the solver's share follow from
+/// it) but bounded by their work, a number of polls (one every few hundred midgame nodes or few
+/// thousand solver nodes): what they achieve does not depend on how busy the machine is. Idle, the
+/// work takes at most a fifth of the time (190 ms of 1 s).
 #[test]
 fn timed_searches_near_the_end_solve_at_rising_selectivity() {
     type Pass = (u32, Selectivity, bool, Option<Outcome>, i32);
-    struct Levels(Vec<Pass>);
+    /// The passes reported, and the polls left before the search is stopped.
+    struct Levels(Vec<Pass>, u32);
     impl Observer for Levels {
+        fn poll(&mut self) -> Control {
+            self.1 = self.1.saturating_sub(1);
+            if self.1 == 0 {
+                Control::Stop
+            } else {
+                Control::Continue
+            }
+        }
         fn info(&mut self, info: &Info) {
             self.0.push((info.depth, info.selectivity, info.exact, info.outcome, info.score));
         }
     }
+    // Within 150 ms to 1 s a move: the long searches' level, and 18 empties for the solver at once.
+    let budget = Duration::from_millis(999);
+    const WORK: u32 = 1000;
     let mut rng = Rng(5);
     let mut solver = ebony::search::endgame::Solver::new(16);
     let mut proven = 0;
     for _ in 0..3 {
         let board = std::iter::from_fn(|| random_position(20, &mut rng)).find(|b| b.moves() != 0).expect("a position");
         let mut s = Searcher::new(16);
-        let mut levels = Levels(Vec::new());
-        // 20 empties are more than the solver is handed at once with a 300 ms budget (18).
-        let r = s.search(&board, &Limits::MoveTime(Duration::from_millis(300)), &mut levels);
+        let mut levels = Levels(Vec::new(), WORK);
+        // 20 empties are more than the solver is handed at once with this budget (18).
+        let r = s.search(&board, &Limits::MoveTime(budget), &mut levels);
         assert_legal(&board, r.best);
+        assert_ne!(r.stop, StopReason::Time, "the clock ran out before {WORK} polls, after {} nodes", r.nodes);
         let passes: Vec<&Pass> = levels.0.iter().filter(|&&(depth, ..)| depth == 20).collect();
         assert!(!passes.is_empty(), "{:?}", levels.0);
-        // The first pass runs at the search's own level: 73% for 300 ms a move.
+        // The first pass runs at the search's own level: 73% for a long search.
         assert!(levels.0.iter().all(|p| p.0 == 20 || p.1 == midgame::LONG_SELECTIVITY), "{:?}", levels.0);
         assert_eq!(passes[0].1, midgame::LONG_SELECTIVITY, "{:?}", levels.0);
         // Surer and surer: the selective levels rise, then a proven outcome, then the exact score.
@@ -491,7 +509,7 @@ fn timed_searches_near_the_end_solve_at_rising_selectivity() {
             }
         }
     }
-    assert!(proven > 0, "nothing proven in 300 ms at 20 empties");
+    assert!(proven > 0, "nothing proven in {WORK} polls at 20 empties");
 }
 
 #[test]

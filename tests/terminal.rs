@@ -69,7 +69,9 @@ impl Tty {
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        while let Ok(chunk) = self.chunks.recv_timeout(Duration::from_millis(200)) {
+        // The rest of the output, up to its end (the reader thread ends there): however late a
+        // loaded machine lets it come.
+        while let Ok(chunk) = self.chunks.recv_timeout(Duration::from_secs(60)) {
             self.seen.push_str(&String::from_utf8_lossy(&chunk));
         }
         self.seen

@@ -279,7 +279,7 @@ pub fn learn(
         for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let game = match crate::protocol::native::read_game(line) {
                 Ok(game) => game,
-                Err(e) => return fail(&format!("{}:{}: {e}", file.display(), i + 1)),
+                Err(e) => return fail(&format!("{}: {}", file.display(), e.on_line(i + 1))),
             };
             let moves: Vec<Move> = game.moves().collect();
             let n = match build::learn(&mut book, &mut searcher, &game.start().board, &moves, learning) {

@@ -13,7 +13,7 @@ use crate::eval::Evaluator;
 use crate::formats::ggf;
 use crate::protocol::inbox::{serve, Arrival, Flow, Frontend, Inbox, MAX_PENDING_BYTES, MAX_PENDING_LINES};
 use crate::protocol::io::{self, Input, Output};
-use crate::protocol::parser::{self, quote, BookOption, Command, Format, Sides, COMMANDS, MAX_DEPTH};
+use crate::protocol::parser::{self, BookOption, Command, Format, Sides, COMMANDS, MAX_DEPTH};
 use crate::protocol::view::{self, board_lines, final_score_for_black, Outcome, Progress, ProgressLine, View};
 use crate::rules::board::{Color, Move, Position};
 use crate::rules::game::Game;
@@ -486,7 +486,7 @@ impl<W: Write> Native<W> {
                 true
             }
             Err(e) => {
-                self.out.line(format_args!("error load: {}: {}", FileName(file), io::escape_controls(&e)));
+                self.out.line(format_args!("error load: {}: {e}", FileName(file)));
                 false
             }
         }
@@ -688,32 +688,107 @@ fn transcript(game: &Game) -> String {
     game.moves().filter(|&mv| mv != Move::Pass).map(|mv| mv.to_string()).collect()
 }
 
-/// A game from the text of a file: a GGF record when it starts with `(;`, else a transcript (squares
-/// run together, spaces and line breaks allowed) from the start position, with the passes it
-/// leaves out played where the side to move has no move.
-pub fn read_game(text: &str) -> Result<Game, String> {
-    let text = text.trim();
-    if text.starts_with("(;") {
-        return ggf::parse(text).and_then(|record| record.to_game()).map_err(|e| e.to_string());
+/// Reads a game file (`load`, `ebony book learn`): a GGF record, or a transcript (squares run
+/// together from the start position, whitespace and line breaks anywhere between squares, the passes
+/// it leaves out played where the side to move has none).
+pub fn read_game(text: &str) -> Result<Game, NotAGame> {
+    let body = text.trim_start();
+    let skipped = &text[..text.len() - body.len()];
+    let first_line = 1 + skipped.matches('\n').count();
+    if body.starts_with("(;") {
+        let line_at = |at: usize| first_line + body.get(..at).map_or(0, |before| before.matches('\n').count());
+        return ggf::parse(body.trim_end()).and_then(|record| record.to_game()).map_err(|e| match e {
+            ggf::GgfError::Syntax(at) => NotAGame::Ggf(line_at(at), ggf_reason(&e)),
+            _ => NotAGame::Ggf(first_line, ggf_reason(&e)),
+        });
     }
-    let letters: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    if letters.is_empty() {
-        return Err("empty file: expected a GGF record or a transcript like f5d6c3".into());
+    // Each square with the line it starts on.
+    let mut letters = text
+        .lines()
+        .enumerate()
+        .flat_map(|(i, line)| line.chars().filter(|c| !c.is_whitespace()).map(move |c| (i + 1, c)))
+        .peekable();
+    if letters.peek().is_none() {
+        return Err(NotAGame::Empty);
     }
     let mut game = Game::default();
-    let chars: Vec<char> = letters.chars().collect();
-    for (i, pair) in chars.chunks(2).enumerate() {
-        let word: String = pair.iter().collect();
-        let square = word
-            .parse()
-            .map_err(|_| format!("bad transcript: {} at move {} is not a square a1 to h8", quote(&word), i + 1))?;
+    let mut number = 0;
+    while let Some((line, first)) = letters.next() {
+        number += 1;
+        let second = letters.next().map(|(_, c)| c);
+        let square = second
+            .and_then(|second| [first, second].iter().collect::<String>().parse().ok())
+            .ok_or_else(|| NotAGame::Transcript(line, format!("move {number} is not a square a1 to h8")))?;
         let position = game.position();
         if position.board.moves() == 0 && !position.board.is_game_over() {
-            game.play(Move::Pass).map_err(|e| e.to_string())?;
+            game.play(Move::Pass).map_err(|e| NotAGame::Transcript(line, illegal(number, &e)))?;
         }
-        game.play(Move::Play(square)).map_err(|e| format!("bad transcript: move {} ({word}): {e}", i + 1))?;
+        game.play(Move::Play(square)).map_err(|e| NotAGame::Transcript(line, illegal(number, &e)))?;
     }
     Ok(game)
+}
+
+/// Why a file holds no game, in words of the format alone and a line number (from 1): never any of
+/// the file's text, which may be anything at all (`load /etc/passwd`), nor a square of it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum NotAGame {
+    /// Nothing but whitespace.
+    Empty,
+    /// Not a transcript: the line of the bad square and what is wrong with it.
+    Transcript(usize, String),
+    /// Starts as a GGF record and is not one: the line of the bad property (else the line the
+    /// record starts on) and what is wrong.
+    Ggf(usize, String),
+}
+
+impl NotAGame {
+    /// The same error for a text that is line `line` of a file (a game a line, as `ebony book learn`
+    /// reads them).
+    pub fn on_line(self, line: usize) -> NotAGame {
+        match self {
+            NotAGame::Empty => NotAGame::Empty,
+            NotAGame::Transcript(_, why) => NotAGame::Transcript(line, why),
+            NotAGame::Ggf(_, why) => NotAGame::Ggf(line, why),
+        }
+    }
+}
+
+impl fmt::Display for NotAGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotAGame::Empty => f.write_str("empty file: expected a GGF record or a transcript like f5d6c3"),
+            NotAGame::Transcript(line, why) => write!(f, "not a transcript: line {line}: {why}"),
+            NotAGame::Ggf(line, why) => write!(f, "not a GGF record: line {line}: {why}"),
+        }
+    }
+}
+
+/// Why move `number` of a transcript or record is illegal, without its square.
+fn illegal(number: usize, e: &crate::rules::board::IllegalMove) -> String {
+    use crate::rules::board::IllegalMove;
+    let why = match e {
+        IllegalMove::GameOver => "the game is over",
+        IllegalMove::Occupied(_) => "its square is occupied",
+        IllegalMove::NoFlips(_) => "it flips no disc",
+        IllegalMove::PassWithMoves => "a pass while a move is available",
+    };
+    format!("move {number} is illegal: {why}")
+}
+
+/// A GGF error in words of the format alone (the values of the record left out).
+fn ggf_reason(e: &ggf::GgfError) -> String {
+    use ggf::GgfError;
+    match e {
+        GgfError::Delimiters => "a GGF record starts with \"(;\" and ends with \";)\"".into(),
+        GgfError::Syntax(_) => "bad property: expected KEY[value]".into(),
+        GgfError::NotOthello(_) => "GM[...] names another game than Othello".into(),
+        GgfError::NoBoard => "no BO[...] start board".into(),
+        GgfError::BadBoard(_) => "bad BO[...] start board".into(),
+        GgfError::BadMove(_) => "bad move: expected a square or PA, then /eval/time".into(),
+        GgfError::BadClock(_) => "bad clock: expected [[hh:]mm:]ss[/inc[/ext]]".into(),
+        GgfError::Illegal(i, why) => illegal(i + 1, why),
+        GgfError::OutOfTurn(i) => format!("move {} is played out of turn", i + 1),
+    }
 }
 
 /// A file name in an error line: quoted whole (a name cut short would not say which file), control
