@@ -8,13 +8,15 @@
 //! compiled inside the trampoline with the level's instructions (POPCNT, BMI2, AVX2 vectors, ...).
 //! The recursive searches are generic over an [`Isa`] and wrap their bodies in `I::run`, so that
 //! every node runs in a trampoline of the same level; [`dispatch!`](crate::dispatch) picks the level once, at the
-//! top of a search. A few helpers whose fast path is a single instruction the compiler would not
-//! choose by itself (`pext`; AVX-512's per-lane leading-zero count in `flips`) test a flag instead,
-//! set from the level, a branch that is always predicted.
+//! top of a search. The fast paths that are one instruction the compiler would not choose by itself
+//! (`pext`; AVX-512's per-lane leading-zero count in `flips`) are constants of the level
+//! ([`Isa::AVX512`], [`Isa::PEXT`]) in the searches; outside them (the protocols, the tools) the
+//! same functions test a flag set from the level.
 //!
 //! On x86-64 the levels are the psABI's: `x86-64` (SSE2, any x86-64), `x86-64-v2` (POPCNT, SSE4.2),
 //! `x86-64-v3` (AVX2, BMI1/2, LZCNT, FMA, MOVBE) and `x86-64-v4` (v3 with AVX-512 F, BW, CD, DQ,
-//! VL). On AMD processors before Zen 3 `pext` is microcoded (about 250 cycles, as Edax's builds
+//! VL), and above them `x86-64-avx512icl` (v4 with Ice Lake's and Zen 4's AVX-512 extensions, as
+//! Stockfish names that build), which the compiler's vector code uses. On AMD processors before Zen 3 `pext` is microcoded (about 250 cycles, as Edax's builds
 //! note), so there the software path replaces it at every level. Other architectures have one level:
 //! what the target guarantees (NEON on aarch64). `EBONY_CPU` caps the level for tests and
 //! measurements: a level name, optionally followed by `,nopext` (`EBONY_CPU=x86-64-v3,nopext`).
@@ -24,6 +26,10 @@ use std::sync::OnceLock;
 
 /// An instruction-set level: how code runs with its instructions.
 pub trait Isa: 'static {
+    /// Whether `flips` may use AVX-512 (a constant, so that the choice costs nothing at a node).
+    const AVX512: bool = false;
+    /// Whether `pext` is there and fast.
+    const PEXT: bool = false;
     /// Runs `f` compiled with the level's instructions (those of `f`'s body that are inlined).
     fn run<R>(f: impl FnOnce() -> R) -> R;
 }
@@ -40,7 +46,7 @@ impl Isa for Base {
 
 /// Defines an x86-64 level: its type, and its trampoline with the level's target features.
 macro_rules! x86_level {
-    ($(#[$doc:meta])* $name:ident, $trampoline:ident, $features:literal) => {
+    ($(#[$doc:meta])* $name:ident, $trampoline:ident, $avx512:literal, $pext:literal, $features:literal) => {
         $(#[$doc])*
         #[cfg(target_arch = "x86_64")]
         pub struct $name;
@@ -53,6 +59,9 @@ macro_rules! x86_level {
 
         #[cfg(target_arch = "x86_64")]
         impl Isa for $name {
+            const AVX512: bool = $avx512;
+            const PEXT: bool = $pext;
+
             #[inline(always)]
             fn run<R>(f: impl FnOnce() -> R) -> R {
                 // SAFETY: `dispatch!` names this level only when `level()` found its features.
@@ -66,20 +75,46 @@ x86_level!(
     /// x86-64-v2: POPCNT and SSE up to 4.2.
     V2,
     run_v2,
+    false,
+    false,
     "popcnt,sse3,ssse3,sse4.1,sse4.2,cmpxchg16b"
 );
 x86_level!(
     /// x86-64-v3: v2 with AVX2, BMI1, BMI2, LZCNT, FMA and MOVBE.
     V3,
     run_v3,
+    false,
+    true,
+    "popcnt,sse3,ssse3,sse4.1,sse4.2,cmpxchg16b,avx,avx2,bmi1,bmi2,lzcnt,fma,movbe,f16c,xsave"
+);
+x86_level!(
+    /// x86-64-v3 where `pext` is microcoded (AMD before Zen 3): the software path instead.
+    V3NoPext,
+    run_v3_nopext,
+    false,
+    false,
     "popcnt,sse3,ssse3,sse4.1,sse4.2,cmpxchg16b,avx,avx2,bmi1,bmi2,lzcnt,fma,movbe,f16c,xsave"
 );
 x86_level!(
     /// x86-64-v4: v3 with AVX-512 F, BW, CD, DQ and VL.
     V4,
     run_v4,
+    true,
+    true,
     "popcnt,sse3,ssse3,sse4.1,sse4.2,cmpxchg16b,avx,avx2,bmi1,bmi2,lzcnt,fma,movbe,f16c,xsave,\
      avx512f,avx512bw,avx512cd,avx512dq,avx512vl"
+);
+
+x86_level!(
+    /// v4 with the AVX-512 extensions of Intel's Ice Lake and AMD's Zen 4 (Stockfish's
+    /// `x86-64-avx512icl`): VPOPCNTDQ, BITALG, VBMI, VBMI2, VNNI, IFMA, GFNI and VPCLMULQDQ.
+    V4Icl,
+    run_v4icl,
+    true,
+    true,
+    "popcnt,sse3,ssse3,sse4.1,sse4.2,cmpxchg16b,avx,avx2,bmi1,bmi2,lzcnt,fma,movbe,f16c,xsave,\
+     avx512f,avx512bw,avx512cd,avx512dq,avx512vl,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512vbmi2,\
+     avx512vnni,avx512ifma,gfni,vpclmulqdq"
 );
 
 /// The instruction-set levels, lowest first.
@@ -89,7 +124,11 @@ pub enum Level {
     V2,
     V3,
     V4,
+    V4Icl,
 }
+
+/// Every level, lowest first.
+const LEVELS: [Level; 5] = [Level::Base, Level::V2, Level::V3, Level::V4, Level::V4Icl];
 
 impl Level {
     /// The level's name, as rustc's `target-cpu` names it on x86-64.
@@ -100,11 +139,12 @@ impl Level {
             (true, Level::V2) => "x86-64-v2",
             (true, Level::V3) => "x86-64-v3",
             (true, Level::V4) => "x86-64-v4",
+            (true, Level::V4Icl) => "x86-64-avx512icl",
         }
     }
 
     fn parse(name: &str) -> Option<Level> {
-        [Level::Base, Level::V2, Level::V3, Level::V4].into_iter().find(|l| l.name() == name)
+        LEVELS.into_iter().find(|l| l.name() == name)
     }
 }
 
@@ -125,7 +165,7 @@ impl Cpu {
             Level::Base => &[][..],
             Level::V2 => &["popcnt"][..],
             Level::V3 => &["avx2", "bmi2"][..],
-            Level::V4 => &["avx512", "bmi2"][..],
+            Level::V4 | Level::V4Icl => &["avx512", "bmi2"][..],
         });
         if self.level >= Level::V3 && !self.pext {
             words.push("nopext");
@@ -172,7 +212,7 @@ fn parse_cap(value: &str) -> Result<Cpu, String> {
         (Some(level), "") => Ok(Cpu { level, pext: true }),
         (Some(level), "nopext") => Ok(Cpu { level, pext: false }),
         _ => {
-            let names: Vec<&str> = [Level::Base, Level::V2, Level::V3, Level::V4].iter().map(|l| l.name()).collect();
+            let names: Vec<&str> = LEVELS.iter().map(|l| l.name()).collect();
             let names = if cfg!(target_arch = "x86_64") { names } else { vec!["base"] };
             Err(format!("EBONY_CPU={value}: not a level (one of {}, optionally followed by ,nopext)", names.join(", ")))
         }
@@ -201,9 +241,19 @@ fn detect() -> Cpu {
         && has!("f16c")
         && has!("xsave");
     let v4 = v3 && has!("avx512f") && has!("avx512bw") && has!("avx512cd") && has!("avx512dq") && has!("avx512vl");
-    let level = match (v2, v3, v4) {
-        (_, _, true) => Level::V4,
-        (_, true, _) => Level::V3,
+    let icl = v4
+        && has!("avx512vpopcntdq")
+        && has!("avx512bitalg")
+        && has!("avx512vbmi")
+        && has!("avx512vbmi2")
+        && has!("avx512vnni")
+        && has!("avx512ifma")
+        && has!("gfni")
+        && has!("vpclmulqdq");
+    let level = match (v2, v3, v4, icl) {
+        (.., true) => Level::V4Icl,
+        (_, _, true, _) => Level::V4,
+        (_, true, ..) => Level::V3,
         (true, ..) => Level::V2,
         _ => Level::Base,
     };
@@ -280,13 +330,22 @@ macro_rules! dispatch {
     ($isa:ident => $body:expr) => {{
         #[cfg(target_arch = "x86_64")]
         {
-            match $crate::cpu::level() {
+            let cpu = $crate::cpu::cpu();
+            match cpu.level {
+                $crate::cpu::Level::V4Icl => {
+                    type $isa = $crate::cpu::V4Icl;
+                    $body
+                }
                 $crate::cpu::Level::V4 => {
                     type $isa = $crate::cpu::V4;
                     $body
                 }
-                $crate::cpu::Level::V3 => {
+                $crate::cpu::Level::V3 if cpu.pext => {
                     type $isa = $crate::cpu::V3;
+                    $body
+                }
+                $crate::cpu::Level::V3 => {
+                    type $isa = $crate::cpu::V3NoPext;
                     $body
                 }
                 $crate::cpu::Level::V2 => {

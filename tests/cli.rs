@@ -295,7 +295,7 @@ fn version_names_the_engine() {
     assert!(words[2].starts_with('(') && words[3].ends_with(')'), "{text}");
     let arch = if cfg!(target_arch = "x86_64") { "x86_64" } else { std::env::consts::ARCH };
     assert!(words[4].starts_with(arch), "{text}");
-    let levels = ["x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4", "base"];
+    let levels = ["x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4", "x86-64-avx512icl", "base"];
     assert!(levels.contains(&words[5]), "{text}");
     // EBONY_CPU caps the level, and a bad one is a usage error.
     let capped =

@@ -143,6 +143,18 @@ impl Board {
         self.play_flips(sq, self.flips(sq))
     }
 
+    /// [`Self::flips`] at the instruction-set level `I` (`crate::cpu`), for the searches.
+    #[inline(always)]
+    pub fn flips_at<I: crate::cpu::Isa>(&self, sq: Square) -> u64 {
+        movegen::flips_at::<I>(self.player, self.opponent, sq.index())
+    }
+
+    /// [`Self::play`] at the instruction-set level `I`.
+    #[inline(always)]
+    pub fn play_at<I: crate::cpu::Isa>(&self, sq: Square) -> Board {
+        self.play_flips(sq, self.flips_at::<I>(sq))
+    }
+
     /// The position after a pass: the same discs, the other side to move.
     #[inline(always)]
     pub const fn pass(&self) -> Board {

@@ -112,6 +112,17 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     flips_scalar(p, o, sq)
 }
 
+/// [`flips`] at the instruction-set level `I`: the choice of the AVX-512 path is a constant there.
+#[inline(always)]
+pub fn flips_at<I: crate::cpu::Isa>(p: u64, o: u64, sq: usize) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if I::AVX512 {
+        // SAFETY: a level with AVX512 set runs only where `crate::cpu` found AVX-512 F, VL and CD.
+        return unsafe { flips_avx512(p, o, sq) };
+    }
+    flips_scalar(p, o, sq)
+}
+
 /// [`flips`] one ray at a time.
 #[inline(always)]
 pub fn flips_scalar(p: u64, o: u64, sq: usize) -> u64 {
@@ -202,5 +213,50 @@ pub mod reference {
 
     pub fn moves(p: u64, o: u64) -> u64 {
         (0..64).filter(|&sq| flips(p, o, sq) != 0).fold(0, |m, sq| m | 1 << sq)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::{Base, Isa, Level};
+
+    /// Random boards (disjoint `p` and `o`) from a fixed seed.
+    fn boards() -> impl Iterator<Item = (u64, u64)> {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        std::iter::repeat_with(move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let occupied = x | x.rotate_left(29);
+            let p = occupied & x.rotate_left(11);
+            (p, occupied & !p)
+        })
+        .take(3_000)
+    }
+
+    fn agrees_with_the_reference<I: Isa>() {
+        for (p, o) in boards() {
+            for sq in (0..64).filter(|&sq| (p | o) >> sq & 1 == 0) {
+                let expected = reference::flips(p, o, sq);
+                assert_eq!(flips_at::<I>(p, o, sq), expected, "p {p:#x} o {o:#x} sq {sq}");
+                assert_eq!(flips_scalar(p, o, sq), expected, "p {p:#x} o {o:#x} sq {sq}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_level_flips_as_the_reference() {
+        agrees_with_the_reference::<Base>();
+        #[cfg(target_arch = "x86_64")]
+        {
+            let level = crate::cpu::level();
+            if level >= Level::V4 {
+                agrees_with_the_reference::<crate::cpu::V4>();
+            }
+            if level >= Level::V3 {
+                agrees_with_the_reference::<crate::cpu::V3>();
+            }
+        }
     }
 }

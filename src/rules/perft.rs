@@ -31,7 +31,7 @@ fn leaves_1(board: &Board) -> u64 {
 fn perft_inner<I: Isa>(board: &Board, depth: u32) -> u64 {
     I::run(
         #[inline(always)]
-        || perft_node::<I>(board, depth),
+        move || perft_node::<I>(board, depth),
     )
 }
 
@@ -43,9 +43,9 @@ fn perft_node<I: Isa>(board: &Board, depth: u32) -> u64 {
         return if passed.moves() == 0 { 1 } else { perft_at::<I>(&passed, depth - 1) };
     }
     if depth == 2 {
-        return Squares(moves).map(|sq| leaves_1(&board.play(sq))).sum();
+        return Squares(moves).map(|sq| leaves_1(&board.play_at::<I>(sq))).sum();
     }
-    Squares(moves).map(|sq| perft_inner::<I>(&board.play(sq), depth - 1)).sum()
+    Squares(moves).map(|sq| perft_inner::<I>(&board.play_at::<I>(sq), depth - 1)).sum()
 }
 
 /// The leaves under each legal move (a single `None` entry for a forced pass).

@@ -508,7 +508,7 @@ impl<'a, I: Isa> Worker<'a, I> {
         let empties = board.empty_count();
         let node = Node::new(board);
         let tt_move = self.tt.probe_board(board).map_or(NO_MOVE, |e| e.best);
-        let mut root: Vec<Scored> = MoveList::new(
+        let mut root: Vec<Scored> = MoveList::new::<I>(
             board,
             board.moves(),
             tt_move,
@@ -758,6 +758,26 @@ impl<'a, I: Isa> Worker<'a, I> {
         self.pv_len[ply] = tail + 1;
     }
 
+    /// The evaluation at a leaf, out of line as a function of its own compiled for `I` (as the move
+    /// list and the table store below): inlined at every leaf it would swell the node's code.
+    #[inline(always)]
+    fn evaluate(&self, board: &Board, patterns: &Patterns, moves: u64) -> i32 {
+        I::run(
+            #[inline(always)]
+            move || self.evaluator.evaluate_patterns(board, patterns, moves),
+        )
+    }
+
+    /// [`Table::store_result`], out of line (see [`Self::evaluate`]).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn store(&mut self, board: &Board, depth: u32, alpha: i32, beta: i32, score: i32, best: u8) {
+        I::run(
+            #[inline(always)]
+            move || self.tt.store_result(board, depth, alpha, beta, score, best),
+        )
+    }
+
     /// A null-window node one ply above the leaves: the table and the ordering cost more than they
     /// save here, so the moves go in a static order (corners first, X-squares last) and each child
     /// is scored in place.
@@ -765,20 +785,24 @@ impl<'a, I: Isa> Worker<'a, I> {
     fn depth_one(&mut self, node: &Node, moves: u64, beta: i32) -> i32 {
         I::run(
             #[inline(always)]
-            || self.depth_one_node(node, moves, beta),
+            move || self.depth_one_node(node, moves, beta),
         )
     }
 
     #[inline(always)]
     fn depth_one_node(&mut self, node: &Node, moves: u64, beta: i32) -> i32 {
-        let children = self.evaluator.children(&node.board, &node.patterns);
+        let evaluator = self.evaluator;
+        let children = I::run(
+            #[inline(always)]
+            move || evaluator.children(&node.board, &node.patterns),
+        );
         let mut best = -INF;
         for class in STATIC_ORDER {
             let mut rest = moves & class;
             while rest != 0 {
                 let sq = Square::first(rest);
                 rest &= rest - 1;
-                let flips = node.board.flips(sq);
+                let flips = node.board.flips_at::<I>(sq);
                 let child = node.board.play_flips(sq, flips);
                 let replies = child.moves();
                 let score = if replies != 0 {
@@ -805,7 +829,7 @@ impl<'a, I: Isa> Worker<'a, I> {
         let board = &node.board;
         let moves = board.moves();
         if moves != 0 {
-            return self.evaluator.evaluate_patterns(board, &node.patterns, moves);
+            return self.evaluate(board, &node.patterns, moves);
         }
         let passed = node.pass();
         let replies = passed.board.moves();
@@ -813,7 +837,7 @@ impl<'a, I: Isa> Worker<'a, I> {
             return board.final_score();
         }
         self.nodes += 1;
-        -self.evaluator.evaluate_patterns(&passed.board, &passed.patterns, replies)
+        -self.evaluate(&passed.board, &passed.patterns, replies)
     }
 
     #[cold]
@@ -843,7 +867,7 @@ impl<'a, I: Isa> Worker<'a, I> {
         let (high, low) = probcut::cut_bounds(empties, depth, shallow, beta, self.t);
         // Below the gate's threshold (the 58% level) both tests run: no evaluation for it there.
         let (try_high, try_low) = if probcut::is_gated(self.t) {
-            let eval = self.evaluator.evaluate_patterns(&node.board, &node.patterns, moves);
+            let eval = self.evaluate(&node.board, &node.patterns, moves);
             probcut::eval_gate(empties, depth, shallow, beta, self.t, eval)
         } else {
             (true, true)
@@ -863,7 +887,7 @@ impl<'a, I: Isa> Worker<'a, I> {
     fn pvs<const PV: bool>(&mut self, node: &Node, depth: u32, alpha: i32, beta: i32, ply: usize) -> i32 {
         I::run(
             #[inline(always)]
-            || self.pvs_node::<PV>(node, depth, alpha, beta, ply),
+            move || self.pvs_node::<PV>(node, depth, alpha, beta, ply),
         )
     }
 
@@ -894,7 +918,7 @@ impl<'a, I: Isa> Worker<'a, I> {
             return score;
         }
         if depth == 0 {
-            return self.evaluator.evaluate_patterns(board, &node.patterns, moves);
+            return self.evaluate(board, &node.patterns, moves);
         }
         // Deeper than the empties is the same search: capping it shares table entries.
         let depth = depth.min(board.empty_count());
@@ -934,7 +958,7 @@ impl<'a, I: Isa> Worker<'a, I> {
         if tt_move != NO_MOVE && self.features.tt_move {
             let sq = Square::from_index(tt_move as u32);
             rest &= !sq.bit();
-            let (score, full) = self.child::<PV>(node, sq, board.flips(sq), depth, alpha, beta, ply, true, 0);
+            let (score, full) = self.child::<PV>(node, sq, board.flips_at::<I>(sq), depth, alpha, beta, ply, true, 0);
             if self.stop.is_some() {
                 return 0;
             }
@@ -946,13 +970,19 @@ impl<'a, I: Isa> Worker<'a, I> {
                 }
             }
             if score >= beta || rest == 0 {
-                self.tt.store_result(board, depth, alpha0, beta, best, best_move);
+                self.store(board, depth, alpha0, beta, best, best_move);
                 return best;
             }
         }
-        let ordering = (depth >= EVAL_ORDER_DEPTH && self.features.evaluation)
-            .then(|| self.evaluator.weights().children(&node.patterns, board.empty_count()));
-        let list = MoveList::new(board, rest, NO_MOVE, self.features, ordering);
+        let (evaluator, features) = (self.evaluator, self.features);
+        let list = I::run(
+            #[inline(always)]
+            move || {
+                let ordering = (depth >= EVAL_ORDER_DEPTH && features.evaluation)
+                    .then(|| evaluator.weights().children(&node.patterns, board.empty_count()));
+                MoveList::new::<I>(board, rest, NO_MOVE, features, ordering)
+            },
+        );
         if depth > PREFETCH_ABOVE {
             for m in list.pending() {
                 let child = board.play_flips(m.sq, m.flips);
@@ -983,7 +1013,7 @@ impl<'a, I: Isa> Worker<'a, I> {
                 }
             }
         }
-        self.tt.store_result(board, depth, alpha0, beta, best, best_move);
+        self.store(board, depth, alpha0, beta, best, best_move);
         best
     }
 

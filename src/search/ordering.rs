@@ -133,14 +133,20 @@ impl MoveList {
     /// learnt weights), each child's learnt evaluation joins the key: the worse the child looks for
     /// the opponent, the earlier the move.
     #[inline(always)]
-    pub fn new(board: &Board, moves: u64, tt_move: u8, features: &Features, evaluation: Option<Children>) -> MoveList {
+    pub fn new<I: crate::cpu::Isa>(
+        board: &Board,
+        moves: u64,
+        tt_move: u8,
+        features: &Features,
+        evaluation: Option<Children>,
+    ) -> MoveList {
         let mut list =
             MoveList { moves: [Scored { sq: Square::from_index(0), flips: 0, key: 0 }; CAPACITY], len: 0, taken: 0 };
         let mut rest = moves;
         while rest != 0 {
             let sq = Square::first(rest);
             rest &= rest - 1;
-            let flips = board.flips(sq);
+            let flips = board.flips_at::<I>(sq);
             let key = if features.tt_move && sq.index() as u8 == tt_move {
                 TT_MOVE_KEY
             } else {

@@ -189,7 +189,7 @@ impl Table {
 
     /// Records the result `score` of a fail-soft search of `board` at `draft` in the window
     /// (`alpha`, `beta`): an upper bound at or below alpha, a lower bound at or above beta, else exact.
-    #[inline]
+    #[inline(always)]
     pub fn store_result(&mut self, board: &Board, draft: u32, alpha: i32, beta: i32, score: i32, best: u8) {
         let (lower, upper) = bounds(score, alpha, beta);
         self.store(board.player, board.opponent, draft, lower, upper, best);

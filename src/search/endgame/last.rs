@@ -11,9 +11,9 @@ use crate::rules::movegen;
 /// The final score for `p` when only square `x` is empty (the opponent has every other square): `p`
 /// plays it if it can, else the opponent does, else nobody can and the empty square goes to the winner.
 #[inline(always)]
-pub fn score_1(p: u64, x: u32) -> i32 {
+pub fn score_1<I: crate::cpu::Isa>(p: u64, x: u32) -> i32 {
     let n = p.count_ones() as i32;
-    let (flipped, suffered) = if crate::cpu::has_fast_pext() {
+    let (flipped, suffered) = if I::PEXT {
         // Both counts from one pass: the opponent's is only needed when `p` cannot play, which is rare.
         let counts = line_counts(p, x);
         ((counts & 0xFF) as i32, (counts >> 8) as i32)
@@ -169,7 +169,7 @@ fn line_counts(p: u64, x: u32) -> u32 {
     let mut counts = 0;
     for k in 0..4 {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: called only when `crate::cpu::has_fast_pext()`, so the processor has BMI2.
+        // SAFETY: called only at a level with `PEXT`, which runs only where the processor has BMI2.
         let pattern = unsafe { crate::cpu::pext_bmi2(p, lines.masks[k]) } as usize;
         #[cfg(not(target_arch = "x86_64"))]
         let pattern = crate::cpu::pext_soft(p, lines.masks[k]) as usize;

@@ -305,7 +305,7 @@ impl Solver {
             }
         } else {
             for sq in crate::rules::square::Squares(legal) {
-                let f = movegen::flips(p, o, sq.index());
+                let f = movegen::flips_at::<I>(p, o, sq.index());
                 // Null-window probes (MTD(f)) are cheaper than one full-window search per move.
                 let score = -search.root(o ^ f, p ^ f ^ sq.bit(), -64, 64, None).0;
                 moves.push((Move::Play(sq), score));
@@ -387,6 +387,15 @@ impl<'a, I: Isa> Search<'a, I> {
         Search { table, weights, observer, nodes, next_poll, stopped, margins, isa }
     }
 
+    /// [`Table::store`] out of line, as a function of its own compiled for `I`.
+    #[inline(always)]
+    fn store(&mut self, p: u64, o: u64, n: u32, lower: i32, upper: i32, best: u8) {
+        I::run(
+            #[inline(always)]
+            move || self.table.store(p, o, n, lower, upper, best),
+        )
+    }
+
     #[inline(never)]
     fn poll(&mut self) {
         self.next_poll = self.nodes + POLL_INTERVAL;
@@ -411,7 +420,7 @@ impl<'a, I: Isa> Search<'a, I> {
             self.nodes += 1;
             let (mut best, mut best_move, mut alpha) = (-65, Move::Pass, alpha);
             for sq in crate::rules::square::Squares(legal) {
-                let f = movegen::flips(p, o, sq.index());
+                let f = movegen::flips_at::<I>(p, o, sq.index());
                 let v = -self.any(o ^ f, p ^ f ^ sq.bit(), -beta, -alpha);
                 if v > best {
                     (best, best_move) = (v, Move::Play(sq));
@@ -514,7 +523,7 @@ impl<'a, I: Isa> Search<'a, I> {
 
     /// Whether the move `sq` reaches `score` (a null-window probe; false when stopped during it).
     fn reaches(&mut self, p: u64, o: u64, sq: Square, score: i32) -> bool {
-        let f = movegen::flips(p, o, sq.index());
+        let f = movegen::flips_at::<I>(p, o, sq.index());
         -self.any(o ^ f, p ^ f ^ sq.bit(), -score, 1 - score) >= score && !self.stopped
     }
 
@@ -560,7 +569,7 @@ impl<'a, I: Isa> Search<'a, I> {
     fn estimate(&mut self, p: u64, o: u64, patterns: &Patterns, depth: u32, alpha: i32, beta: i32) -> i32 {
         I::run(
             #[inline(always)]
-            || self.estimate_node(p, o, patterns, depth, alpha, beta),
+            move || self.estimate_node(p, o, patterns, depth, alpha, beta),
         )
     }
 
@@ -568,7 +577,11 @@ impl<'a, I: Isa> Search<'a, I> {
     fn estimate_node(&mut self, p: u64, o: u64, patterns: &Patterns, depth: u32, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if depth == 0 {
-            return self.weights.score_patterns(patterns, p, o, movegen::moves(p, o));
+            let weights = self.weights;
+            return I::run(
+                #[inline(always)]
+                move || weights.score_patterns(patterns, p, o, movegen::moves(p, o)),
+            );
         }
         let legal = movegen::moves(p, o);
         if legal == 0 {
@@ -580,9 +593,13 @@ impl<'a, I: Isa> Search<'a, I> {
         let mut window = Window { best: i32::MIN + 1, alpha, beta };
         if depth == 1 {
             // The leaves, scored from this node's pattern values.
-            let children = self.weights.children(patterns, (!(p | o)).count_ones());
+            let weights = self.weights;
+            let children = I::run(
+                #[inline(always)]
+                move || weights.children(patterns, (!(p | o)).count_ones()),
+            );
             for sq in crate::rules::square::Squares(legal) {
-                let f = movegen::flips(p, o, sq.index());
+                let f = movegen::flips_at::<I>(p, o, sq.index());
                 let (np, no) = (o ^ f, p ^ f ^ sq.bit());
                 let replies = movegen::moves(np, no);
                 let v = if replies != 0 {
@@ -600,7 +617,7 @@ impl<'a, I: Isa> Search<'a, I> {
             let mut list = [Candidate::default(); 32];
             let mut count = 0;
             for sq in crate::rules::square::Squares(legal) {
-                let f = movegen::flips(p, o, sq.index());
+                let f = movegen::flips_at::<I>(p, o, sq.index());
                 let key = fastest_first_key(o ^ f, p ^ f ^ sq.bit(), sq.index());
                 list[count] = Candidate { flips: f, key, sq: sq.index() as u8 };
                 count += 1;
@@ -615,7 +632,7 @@ impl<'a, I: Isa> Search<'a, I> {
             }
         } else {
             for sq in crate::rules::square::Squares(legal) {
-                let f = movegen::flips(p, o, sq.index());
+                let f = movegen::flips_at::<I>(p, o, sq.index());
                 let (np, no) = (o ^ f, p ^ f ^ sq.bit());
                 let child = patterns.play(sq.index(), f);
                 if window.update(-self.estimate(np, no, &child, depth - 1, -window.beta, -window.alpha)) {
@@ -662,7 +679,7 @@ impl<'a, I: Isa> Search<'a, I> {
     fn deep_search(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> (i32, u8) {
         I::run(
             #[inline(always)]
-            || self.deep_search_node(p, o, alpha, beta),
+            move || self.deep_search_node(p, o, alpha, beta),
         )
     }
 
@@ -685,7 +702,12 @@ impl<'a, I: Isa> Search<'a, I> {
             return (-self.deep(o, p, -beta, -alpha), NO_MOVE);
         }
         if alpha >= STABILITY_THRESHOLD[n as usize] + DEEP_STABILITY_MARGIN {
-            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            let bound = 64
+                - 2 * I::run(
+                    #[inline(always)]
+                    move || stable_discs(o, p),
+                )
+                .count_ones() as i32;
             if bound <= alpha {
                 return (bound, NO_MOVE);
             }
@@ -710,15 +732,18 @@ impl<'a, I: Isa> Search<'a, I> {
             // ProbCut (selective passes only): a shallow search that clears the window by the margin
             // is taken as the answer.
             let depth = probcut_depth(n);
-            let patterns = Patterns::new(p, o);
+            let patterns = I::run(
+                #[inline(always)]
+                move || Patterns::new(p, o),
+            );
             let high = beta * learned::SCALE + above;
             if beta < 64 && self.estimate(p, o, &patterns, depth, high - 1, high) >= high {
-                self.table.store(p, o, n, beta, 64, tt_move);
+                self.store(p, o, n, beta, 64, tt_move);
                 return (beta, tt_move);
             }
             let low = alpha * learned::SCALE - below;
             if alpha > -64 && self.estimate(p, o, &patterns, depth, low, low + 1) <= low {
-                self.table.store(p, o, n, -64, alpha, tt_move);
+                self.store(p, o, n, -64, alpha, tt_move);
                 return (alpha, tt_move);
             }
         }
@@ -731,7 +756,7 @@ impl<'a, I: Isa> Search<'a, I> {
         // mostly does, the ordering work (mobility and evaluation of every child) is saved.
         if tt_move != NO_MOVE && legal & (1u64 << tt_move) != 0 {
             rest &= !(1u64 << tt_move);
-            let f = movegen::flips(p, o, tt_move as usize);
+            let f = movegen::flips_at::<I>(p, o, tt_move as usize);
             best = -self.child(o ^ f, p ^ f ^ (1u64 << tt_move), -beta, -alpha, n - 1);
             if self.stopped {
                 return (0, NO_MOVE);
@@ -747,7 +772,7 @@ impl<'a, I: Isa> Search<'a, I> {
             while bits != 0 {
                 let sq = bits.trailing_zeros();
                 bits &= bits - 1;
-                let f = movegen::flips(p, o, sq as usize);
+                let f = movegen::flips_at::<I>(p, o, sq as usize);
                 if n > SHALLOW_MAX + 1 {
                     // The child's table line is wanted soon (ETC below, or its own probe): start
                     // loading it now, while the other children are generated and scored.
@@ -767,7 +792,12 @@ impl<'a, I: Isa> Search<'a, I> {
                     }
                 }
             }
-            let patterns = (n >= EVAL_MIN).then(|| Patterns::new(p, o));
+            let patterns = (n >= EVAL_MIN).then(|| {
+                I::run(
+                    #[inline(always)]
+                    move || Patterns::new(p, o),
+                )
+            });
             let weights = self.weights;
             let children = patterns.as_ref().filter(|_| n < SORT_MIN).map(|patterns| weights.children(patterns, n));
             for c in &mut list[..count] {
@@ -811,7 +841,7 @@ impl<'a, I: Isa> Search<'a, I> {
             }
         }
         let (lower, upper) = bounds(best, alpha_in, beta_in);
-        self.table.store(p, o, n, lower, upper, best_move);
+        self.store(p, o, n, lower, upper, best_move);
         (best, best_move)
     }
 
@@ -829,7 +859,7 @@ impl<'a, I: Isa> Search<'a, I> {
     fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         I::run(
             #[inline(always)]
-            || self.shallow_node(p, o, alpha, beta, n),
+            move || self.shallow_node(p, o, alpha, beta, n),
         )
     }
 
@@ -838,7 +868,12 @@ impl<'a, I: Isa> Search<'a, I> {
         self.nodes += 1;
         let empties = !(p | o);
         if alpha >= STABILITY_THRESHOLD[n as usize] {
-            let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            let bound = 64
+                - 2 * I::run(
+                    #[inline(always)]
+                    move || stable_discs(o, p),
+                )
+                .count_ones() as i32;
             if bound <= alpha {
                 return bound;
             }
@@ -852,7 +887,7 @@ impl<'a, I: Isa> Search<'a, I> {
                 if NEIGHBOURS[sq as usize] & o == 0 {
                     continue;
                 }
-                let f = movegen::flips(p, o, sq as usize);
+                let f = movegen::flips_at::<I>(p, o, sq as usize);
                 if f == 0 {
                     continue;
                 }
@@ -905,7 +940,7 @@ impl<'a, I: Isa> Search<'a, I> {
     fn solve_4_sq(&mut self, p: u64, o: u64, alpha: i32, beta: i32, sq: [u32; 4], passed: bool) -> i32 {
         I::run(
             #[inline(always)]
-            || self.solve_4_sq_node(p, o, alpha, beta, sq, passed),
+            move || self.solve_4_sq_node(p, o, alpha, beta, sq, passed),
         )
     }
 
@@ -938,7 +973,7 @@ impl<'a, I: Isa> Search<'a, I> {
         if NEIGHBOURS[x as usize] & o == 0 {
             return false;
         }
-        let f = movegen::flips(p, o, x as usize);
+        let f = movegen::flips_at::<I>(p, o, x as usize);
         if f == 0 {
             return false;
         }
@@ -951,7 +986,7 @@ impl<'a, I: Isa> Search<'a, I> {
     fn solve_3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32, x3: u32, passed: bool) -> i32 {
         I::run(
             #[inline(always)]
-            || self.solve_3_node(p, o, alpha, beta, x1, x2, x3, passed),
+            move || self.solve_3_node(p, o, alpha, beta, x1, x2, x3, passed),
         )
     }
 
@@ -982,7 +1017,7 @@ impl<'a, I: Isa> Search<'a, I> {
         if NEIGHBOURS[x as usize] & o == 0 {
             return false;
         }
-        let f = movegen::flips(p, o, x as usize);
+        let f = movegen::flips_at::<I>(p, o, x as usize);
         if f == 0 {
             return false;
         }
@@ -1006,7 +1041,7 @@ impl<'a, I: Isa> Search<'a, I> {
     fn solve_2_passed(&mut self, p: u64, o: u64, beta: i32, x1: u32, x2: u32) -> i32 {
         I::run(
             #[inline(always)]
-            || self.solve_2_passed_node(p, o, beta, x1, x2),
+            move || self.solve_2_passed_node(p, o, beta, x1, x2),
         )
     }
 
@@ -1024,14 +1059,14 @@ impl<'a, I: Isa> Search<'a, I> {
     #[inline(always)]
     fn solve_2_moves(&mut self, p: u64, o: u64, beta: i32, x1: u32, x2: u32) -> i32 {
         let mut best = -65;
-        let f = if NEIGHBOURS[x1 as usize] & o != 0 { movegen::flips(p, o, x1 as usize) } else { 0 };
+        let f = if NEIGHBOURS[x1 as usize] & o != 0 { movegen::flips_at::<I>(p, o, x1 as usize) } else { 0 };
         if f != 0 {
             best = -self.solve_1(o ^ f, x2);
             if best >= beta {
                 return best;
             }
         }
-        let f = if NEIGHBOURS[x2 as usize] & o != 0 { movegen::flips(p, o, x2 as usize) } else { 0 };
+        let f = if NEIGHBOURS[x2 as usize] & o != 0 { movegen::flips_at::<I>(p, o, x2 as usize) } else { 0 };
         if f != 0 {
             best = best.max(-self.solve_1(o ^ f, x1));
         }
@@ -1042,6 +1077,6 @@ impl<'a, I: Isa> Search<'a, I> {
     #[inline(always)]
     fn solve_1(&mut self, p: u64, x: u32) -> i32 {
         self.nodes += 1;
-        last::score_1(p, x)
+        last::score_1::<I>(p, x)
     }
 }
