@@ -10,7 +10,7 @@ Each opening is played twice, colours swapped. The referee keeps the board (othe
 move, runs the clocks and adjudicates; finished games go to an append-only DIR/results.jsonl (one JSON
 record a line, first line the match or tournament header) and DIR/games.ggf, so an interrupted run
 resumes where it stopped when the same command is run again. A tournament's plan and report (rating
-list, crosstable, time use) are in tournament.py and rating.py. See the README section "Matches
+list, likelihood of superiority, crosstable, time use) are in tournament.py and rating.py. See the README section "Matches
 (referee)" and docs/tournaments.md.
 """
 
