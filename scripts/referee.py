@@ -43,18 +43,35 @@ class UsageError(Exception):
 
 
 class EngineSpec:
-    """One `-e key=value ...` engine description."""
+    """One engine: an entry of the engines file, then the `--each` words, then its own `-e key=value`
+    words, each layer overriding the one before (init lines add up)."""
 
     KEYS = ("cmd", "name", "dir", "proto", "depth", "nodes", "movetime", "tc", "init")
 
-    def __init__(self, tokens):
+    def __init__(self, tokens, layers=()):
         self.argv, self.name, self.cwd, self.proto = None, None, None, "native"
         self.depth = self.nodes = self.movetime = self.clock = None
         self.init = []
+        for layer in (*layers, tokens):
+            self._apply(layer)
+        if not self.argv:
+            raise UsageError("every engine needs cmd=... (or name=NAME of an entry of --engines FILE)")
+        if self.name is None:
+            self.name = os.path.basename(self.argv[0]) + (f"-d{self.depth}" if self.depth else "")
+        if self.proto == "gtp" and (self.depth or self.nodes):
+            raise UsageError(f"engine {self.name}: GTP has no depth or nodes; set the level with init='...'")
+        if self.proto == "nboard" and self.nodes:
+            raise UsageError(f"engine {self.name}: NBoard has no node limit; use depth=")
+        if self.depth is not None and self.proto == "nboard":
+            self.init.insert(0, f"set depth {self.depth}")
+
+    def _apply(self, tokens):
+        given = set()
         for tok in tokens:
             key, sep, value = tok.partition("=")
             if not sep or key not in self.KEYS:
                 raise UsageError(f"engine option {tok!r}: expected one of {', '.join(k + '=' for k in self.KEYS)}")
+            given.add(key)
             if key == "cmd":
                 self.argv = shlex.split(value)
             elif key == "name":
@@ -77,18 +94,13 @@ class EngineSpec:
                 setattr(self, key, number)
             else:
                 self.init.append(value)
-        if not self.argv:
-            raise UsageError("every engine needs cmd=...")
-        if self.name is None:
-            self.name = os.path.basename(self.argv[0]) + (f"-d{self.depth}" if self.depth else "")
-        if self.movetime and self.clock:
-            raise UsageError(f"engine {self.name}: give movetime= or tc=, not both")
-        if self.proto == "gtp" and (self.depth or self.nodes):
-            raise UsageError(f"engine {self.name}: GTP has no depth or nodes; set the level with init='...'")
-        if self.proto == "nboard" and self.nodes:
-            raise UsageError(f"engine {self.name}: NBoard has no node limit; use depth=")
-        if self.depth is not None and self.proto == "nboard":
-            self.init.insert(0, f"set depth {self.depth}")
+        if {"movetime", "tc"} <= given:
+            raise UsageError(f"engine {self.name or ' '.join(tokens)}: give movetime= or tc=, not both")
+        # a later layer's time limit replaces an earlier one's of the other kind
+        if "movetime" in given:
+            self.clock = None
+        if "tc" in given:
+            self.movetime = None
 
     def identity(self):
         out = {"name": self.name, "proto": self.proto, "depth": self.depth, "nodes": self.nodes, "init": self.init}
@@ -97,6 +109,97 @@ class EngineSpec:
         if self.clock is not None:
             out["clock_ms"] = list(self.clock)
         return out
+
+
+# The engines file: a JSON list of objects, close to cutechess-cli's engines.json. Each field and the
+# -e word it stands for; `check` says what the value must be.
+ENGINE_FIELDS = {
+    "name": ("name", "a string"),
+    "command": ("cmd", "a string"),
+    "workingDirectory": ("dir", "a string"),
+    "protocol": ("proto", "one of " + ", ".join(engines.PROTOCOLS)),
+    "initStrings": ("init", "a list of strings"),
+    "depth": ("depth", "a whole number >= 1"),
+    "nodes": ("nodes", "a whole number >= 1"),
+    "movetime": ("movetime", "a whole number of milliseconds >= 1"),
+    "tc": ("tc", "a string SECONDS[+INCREMENT]"),
+}
+
+
+def load_engines(path):
+    """{name: [-e words]} from an engines file; any fault is one UsageError naming the entry and field."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read --engines {path}: {e.strerror}") from None
+    try:
+        entries = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"{path}: not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    if not isinstance(entries, list):
+        raise UsageError(f"{path}: expected a JSON list of engines, [{{\"name\": ..., \"command\": ...}}, ...]")
+    base = os.path.dirname(os.path.abspath(path))
+    out = {}
+    for number, entry in enumerate(entries, 1):
+        where = f"{path}: entry {number}"
+        if not isinstance(entry, dict):
+            raise UsageError(f"{where}: expected an object with \"name\" and \"command\"")
+        if isinstance(entry.get("name"), str) and entry["name"]:
+            where += f" ({entry['name']})"
+        for field in ("name", "command"):
+            if field not in entry:
+                raise UsageError(f"{where}: field \"{field}\" missing")
+        words = []
+        for field, value in entry.items():
+            if field not in ENGINE_FIELDS:
+                raise UsageError(f"{where}: field \"{field}\" unknown; expected one of {', '.join(ENGINE_FIELDS)}")
+            key, wanted = ENGINE_FIELDS[field]
+            if field == "initStrings":
+                ok = isinstance(value, list) and all(isinstance(x, str) for x in value)
+                values = value if ok else []
+            elif key in ("depth", "nodes", "movetime"):
+                ok = isinstance(value, int) and not isinstance(value, bool) and value >= 1
+                values = [str(value)]
+            else:
+                ok = isinstance(value, str) and bool(value.strip())
+                ok = ok and (field != "protocol" or value in engines.PROTOCOLS)
+                values = [value]
+            if ok and field == "tc":
+                try:
+                    parse_tc(value, "")
+                except UsageError:
+                    ok = False
+            if not ok:
+                raise UsageError(f"{where}: field \"{field}\" is {json.dumps(value)}; expected {wanted}")
+            if field == "workingDirectory":
+                values = [os.path.join(base, value)]
+            words += [f"{key}={v}" for v in values]
+        if entry["name"] in out:
+            raise UsageError(f"{where}: field \"name\": another entry has this name")
+        out[entry["name"]] = words
+    return out
+
+
+def engine_specs(args):
+    """The EngineSpec of every -e: `name=X` without `cmd=` takes entry X of --engines, and every engine
+    takes the --each words before its own."""
+    table = load_engines(args.engines) if args.engines else None
+    each = [tok for group in args.each for tok in group]
+    specs = []
+    for tokens in args.engine:
+        layers = []
+        if not any(t.startswith("cmd=") for t in tokens):
+            names = [t.partition("=")[2] for t in tokens if t.startswith("name=")]
+            if names and table is None:
+                raise UsageError(f"-e name={names[-1]} without cmd=: give --engines FILE to take it from")
+            if names:
+                if names[-1] not in table:
+                    raise UsageError(f"-e name={names[-1]}: not in {args.engines} (it has {', '.join(table) or 'none'})")
+                layers.append(table[names[-1]])
+        layers.append(each)
+        specs.append(EngineSpec(tokens, layers))
+    return specs
 
 
 def load_openings(path, count, seed, start=False):
@@ -685,7 +788,7 @@ def write_ggf(out, games):
 def cmd_match(args):
     if len(args.engine) != 2:
         raise UsageError("give exactly two engines: -e cmd=... -e cmd=...")
-    specs = [EngineSpec(tokens) for tokens in args.engine]
+    specs = engine_specs(args)
     if specs[0].name == specs[1].name:
         specs[0].name += "-A"
         specs[1].name += "-B"
@@ -709,7 +812,7 @@ def cmd_match(args):
 def cmd_tournament(args):
     if len(args.engine) < 2:
         raise UsageError("give at least two engines: -e cmd=... -e cmd=... ...")
-    specs = [EngineSpec(tokens) for tokens in args.engine]
+    specs = engine_specs(args)
     names = [s.name for s in specs]
     twice = sorted({x for x in names if names.count(x) > 1})
     if twice:
@@ -813,6 +916,11 @@ def add_play_options(p, engines_help):
     p.add_argument("-e", "--engine", nargs="+", action="append", default=[], metavar="KEY=VALUE",
                    help="engine: cmd='PROGRAM ARGS' [name=N] [dir=WORKDIR] [proto=native|gtp|nboard] [depth=D] "
                    "[nodes=N] [movetime=MS] [tc=S[+INC]] [init='LINE']...; " + engines_help)
+    p.add_argument("--engines", metavar="FILE", help="engines file (JSON list of {name, command, "
+                   "workingDirectory, protocol, initStrings, depth, nodes, movetime, tc}); -e name=NAME [KEY=VALUE...] "
+                   "takes an entry, its words overriding the file's")
+    p.add_argument("--each", nargs="+", action="append", default=[], metavar="KEY=VALUE",
+                   help="words every engine takes before its own -e words, e.g. --each depth=4 init='set book off'")
     p.add_argument("--openings", metavar="FILE", help="XOT-style file, one f5d6c3... line each (default built-in)")
     p.add_argument("--start", action="store_true",
                    help="no openings: --count N pairs of games from the start position (engines with a book "

@@ -20,7 +20,7 @@ import referee
 import stats
 import tournament
 
-from .test_referee import EBONY, HERE, RHINO, Run, alive, fake, interruptible
+from .test_referee import EBONY, FAKE, HERE, RHINO, Run, alive, fake, interruptible
 
 SCRIPT = os.path.join(os.path.dirname(HERE), "referee.py")
 NAT = 400 / math.log(10)  # Elo per natural-log unit of odds
@@ -361,6 +361,90 @@ class Tournaments(Run):
                     code = referee.main(["tournament", "--movetime", "100", "--out", self.out, *argv])
                 self.assertEqual(code, 2)
                 self.assertTrue(stderr.getvalue().startswith("error: "), stderr.getvalue())
+
+
+class EnginesFile(Run):
+    tournament, report = Tournaments.tournament, Tournaments.report
+
+    def write(self, entries, name="engines.json"):
+        path = os.path.join(self.dir, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(entries if isinstance(entries, str) else json.dumps(entries))
+        return path
+
+    def entries(self):
+        return [
+            {"name": "greedy", "command": f"{FAKE} --style greedy --proto native", "protocol": "native"},
+            {"name": "r1", "command": f"{FAKE} --style random --seed 1 --proto native",
+             "initStrings": ["set book randomness 0"], "movetime": 3000},
+            {"name": "r2", "command": f"{FAKE} --style random --seed 2 --proto gtp", "protocol": "gtp",
+             "workingDirectory": "."},
+            {"name": "unused", "command": "no-such-program"},
+        ]
+
+    def test_a_tournament_from_an_engines_file_with_each(self):
+        path = self.write(self.entries())
+        self.tournament("--engines", path, "--count", "1", "--each", "movetime=4000", "init=set level 1",
+                        "-e", "name=greedy", "-e", "name=r1", "tc=30+1", "-e", "name=r2")
+        with open(os.path.join(self.out, referee.RESULTS), encoding="utf-8") as f:
+            header = json.loads(f.readline())
+        engines = {e["name"]: e for e in header["engines"]}
+        self.assertEqual(list(engines), ["greedy", "r1", "r2"])
+        # --each comes after the file and before the engine's own words: r1's own tc= replaces the
+        # movetime of the file and of --each, and init lines add up
+        self.assertEqual(engines["greedy"]["movetime_ms"], 4000)
+        self.assertEqual(engines["r1"]["clock_ms"], [30000.0, 1000.0])
+        self.assertNotIn("movetime_ms", engines["r1"])
+        self.assertEqual(engines["r1"]["init"], ["set book randomness 0", "set level 1"])
+        self.assertEqual(engines["r2"]["proto"], "gtp")
+        self.assertEqual(self.report()["games_played"], 6)
+        # the same engines from -e words alone make the same tournament: it resumes with nothing to play
+        self.tournament("--count", "1", "-e", f"cmd={FAKE} --style greedy --proto native", "name=greedy",
+                        "movetime=4000", "init=set level 1",
+                        "-e", f"cmd={FAKE} --style random --seed 1 --proto native", "name=r1", "tc=30+1",
+                        "init=set book randomness 0", "init=set level 1",
+                        "-e", f"cmd={FAKE} --style random --seed 2 --proto gtp", "proto=gtp", "name=r2",
+                        "movetime=4000", "init=set level 1")
+
+    def test_bad_engines_files_get_one_line_naming_the_entry_and_field(self):
+        good = self.entries()
+        cases = [
+            ("[", "not JSON"),
+            ('{"name": "x"}', "expected a JSON list"),
+            ([good[0], "r1"], "entry 2: expected an object"),
+            ([good[0], {"command": "x"}], 'entry 2: field "name" missing'),
+            ([{"name": "a"}], 'entry 1 (a): field "command" missing'),
+            ([good[0], dict(good[1], depth=0)], 'entry 2 (r1): field "depth" is 0; expected a whole number'),
+            ([good[0], dict(good[1], depth="4")], 'entry 2 (r1): field "depth" is "4"'),
+            ([dict(good[0], protocol="uci")], 'entry 1 (greedy): field "protocol" is "uci"; expected one of'),
+            ([dict(good[0], initStrings="go")], 'field "initStrings" is "go"; expected a list of strings'),
+            ([dict(good[0], tc="fast")], 'field "tc" is "fast"'),
+            ([dict(good[0], option=1)], 'entry 1 (greedy): field "option" unknown'),
+            ([good[0], good[0]], 'entry 2 (greedy): field "name": another entry has this name'),
+        ]
+        for content, words in cases:
+            with self.subTest(words=words):
+                path = self.write(content)
+                err = self.refused("--engines", path, "-e", "name=greedy", "-e", "name=r1")
+                self.assertIn(words, err)
+                self.assertIn(path, err)
+        path = self.write(good)
+        self.assertIn("-e name=r9: not in", self.refused("--engines", path, "-e", "name=greedy", "-e", "name=r9"))
+        self.assertIn("give --engines FILE", self.refused("-e", "name=greedy", "-e", "name=r1"))
+        self.assertIn("cannot read --engines", self.refused("--engines", path + ".none", "-e", "name=r1",
+                                                                   "-e", "name=r2"))
+        self.assertIn("GTP has no depth", self.refused("--engines", path, "--each", "depth=2", "-e", "name=greedy",
+                                                       "-e", "name=r2"))
+
+    def refused(self, *argv):
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            code = referee.main(["tournament", "--count", "1", "--out", self.out, *argv])
+        self.assertEqual(code, 2)
+        lines = stderr.getvalue().splitlines()
+        self.assertEqual(len(lines), 1, lines)
+        self.assertTrue(lines[0].startswith("error: "), lines)
+        return lines[0]
 
 
 @unittest.skipUnless(EBONY, "EBONY_BIN unset or its native protocol loop not built yet")
