@@ -244,6 +244,33 @@ def load_openings(path, count, seed, start=False):
     return lines, source
 
 
+def varies(spec):
+    """Whether the engine is told to vary its moves: an init line `set book randomness N` with N > 0
+    (ebony's native and NBoard protocols; the book picks among moves within N discs of the best)."""
+    for line in spec.init:
+        words = line.split()
+        if words[:3] == ["set", "book", "randomness"] and len(words) == 4:
+            try:
+                if float(words[3]) > 0:
+                    return True
+            except ValueError:
+                pass
+    return False
+
+
+def check_repeats(specs, pairs, games_per_colour, allowed):
+    """From the start position a pairing of two engines that do not vary plays one game per colour and
+    then the same games again: refuse more than that unless told the engines vary (`allowed`)."""
+    if games_per_colour <= 1 or allowed:
+        return
+    fixed = [(specs[i].name, specs[j].name) for i, j in pairs if not varies(specs[i]) and not varies(specs[j])]
+    if fixed:
+        shown = ", ".join(f"{a}-{b}" for a, b in fixed[:4]) + (f" and {len(fixed) - 4} more" if len(fixed) > 4 else "")
+        raise UsageError(f"--start with {games_per_colour} games a colour: {shown} would play the same game again "
+                         "and again (neither engine has init='set book randomness N'); give openings instead, "
+                         "--count 1, randomness, or --repeats if the engines vary by themselves")
+
+
 def transcript(moves):
     return "".join(othello.square_name(m) for m in moves if m is not othello.PASS)
 
@@ -794,6 +821,8 @@ def cmd_match(args):
         specs[1].name += "-B"
     settings = play_setup(args, specs)
     lines, source = load_openings(args.openings, args.count, args.seed, args.start)
+    if args.start:
+        check_repeats(specs, [(0, 1)], len(lines), args.repeats)
     sprt = parse_sprt(args.sprt) if args.sprt is not None else None
     header, plan = match_plan(specs, lines, source, settings, parse_shard(args.shard))
     match = Match(specs, lines, settings, args.out, args.jobs, header, plan, sprt, args.log, args.fresh,
@@ -836,6 +865,8 @@ def cmd_tournament(args):
         raise
     per_cycle = len(lines) // args.cycles
     pairs = tournament.pairings(len(specs), "gauntlet" if args.gauntlet else "round-robin")
+    if args.start:
+        check_repeats(specs, pairs, len(lines), args.repeats)
     shard = parse_shard(args.shard)
     header = {
         "type": "tournament",
@@ -925,6 +956,8 @@ def add_play_options(p, engines_help):
     p.add_argument("--start", action="store_true",
                    help="no openings: --count N pairs of games from the start position (engines with a book "
                         "should vary their moves, e.g. init='set book randomness 2')")
+    p.add_argument("--repeats", action="store_true", help="with --start, play more than one game a colour "
+                   "between engines without init='set book randomness N' (they vary by themselves)")
     p.add_argument("--seed", type=int, help="shuffle the openings with this seed before --count")
     p.add_argument("--movetime", type=int, metavar="MS", help="time per move (native `go time MS`)")
     p.add_argument("--tc", metavar="S[+INC]", help="game clock in seconds with optional increment, e.g. 60+0.5")

@@ -447,6 +447,40 @@ class EnginesFile(Run):
         return lines[0]
 
 
+class Repeats(Run):
+    def refusal(self, command, *argv):
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            code = referee.main([command, "--movetime", "5000", "--out", self.out, *argv])
+        return code, stderr.getvalue()
+
+    def test_deterministic_engines_from_the_start_position_play_each_colour_once(self):
+        three = ["-e", *fake(name="x"), "-e", *fake(name="y"), "-e", *fake(name="z"),
+                 "init=set book randomness 2"]
+        # x-y would repeat; x-z and y-z vary through z's book randomness
+        code, err = self.refusal("tournament", "--start", "--count", "2", *three)
+        self.assertEqual(code, 2)
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertIn("--start with 2 games a colour: x-y would play the same game again", err)
+        self.assertNotIn("x-z", err)
+        code, err = self.refusal("tournament", "--start", "--count", "1", "--cycles", "2", *three)
+        self.assertIn("x-y would play", err)
+        code, err = self.refusal("match", "--start", "--count", "3", "-e", *fake(name="x"), "-e", *fake(name="y"))
+        self.assertIn("--start with 3 games a colour: x-y", err)
+        self.assertFalse(os.path.exists(self.out), "refused before any file is written")
+        # one game a colour, a gauntlet whose every pairing has z, or openings: played
+        for argv in (["--start", "--count", "1", *three],
+                     ["--start", "--count", "2", "--gauntlet", *three[8:], *three[:8]],
+                     ["--count", "2", *three]):
+            with self.subTest(argv=argv):
+                code, err = self.refusal("tournament", *argv, "--out", os.path.join(self.dir, str(len(argv))))
+                self.assertEqual(code, 0, err)
+        spec = lambda *init: referee.EngineSpec(["cmd=e", "depth=1", *(f"init={x}" for x in init)])  # noqa: E731
+        self.assertTrue(referee.varies(spec("set book randomness 1")))
+        self.assertFalse(referee.varies(spec("set book randomness 0")))
+        self.assertFalse(referee.varies(spec("set book off", "set book randomness x")))
+
+
 @unittest.skipUnless(EBONY, "EBONY_BIN unset or its native protocol loop not built yet")
 class EbonyTournament(Run):
     def test_depths_over_native_and_nboard_and_rhino_when_installed(self):
