@@ -908,8 +908,38 @@ def tournament_summary(header, games, anchor, out):
     return text
 
 
+def planned_ids(header, shard):
+    """The game ids that shard K/N of this match or tournament plays."""
+    if header["type"] == "tournament":
+        pairs = [tuple(p) for p in header["pairs"]]
+        return {g[0] for g in tournament.plan(pairs, header["openings_per_cycle"], header["cycles"], shard)}
+    k, n = shard
+    return {g for g in range(2 * header["openings_count"]) if (g // 2) % n == k - 1}
+
+
+def check_complete(header, parts):
+    """UsageError unless the shards `parts` ([(place, shard, games)]) hold every game of the whole."""
+    faults, seen, sizes = [], set(), {n for _, (_, n), _ in parts}
+    for place, shard, games in parts:
+        want = planned_ids(header, shard)
+        seen.add(tuple(shard))
+        if not want <= set(games):
+            faults.append(f"shard {shard[0]}/{shard[1]} ({place}) has {len(want & set(games))} of {len(want)} games")
+    if len(sizes) == 1:
+        n = sizes.pop()
+        faults += [f"shard {k}/{n} not given" for k in range(1, n + 1) if (k, n) not in seen]
+    else:
+        every = set().union(*(set(g) for _, _, g in parts))
+        missing = planned_ids(header, (1, 1)) - every
+        if missing:
+            faults.append(f"{len(missing)} games in no shard given")
+    if faults:
+        raise UsageError("incomplete: " + "; ".join(faults) + "; run those shards' commands again (they play "
+                         "only their missing games), then merge")
+
+
 def cmd_merge(args):
-    header, merged = None, {}
+    header, merged, parts = None, {}, []
     for place in args.records:
         path = os.path.join(place, RESULTS) if os.path.isdir(place) else place
         try:
@@ -923,6 +953,9 @@ def cmd_merge(args):
         elif not same_match(header, h):
             raise UsageError(f"{path}: a different {h['type']} (engines, openings or time control differ)")
         merged.update(games)
+        parts.append((place, tuple(h.get("shard", [1, 1])), games))
+    if args.complete:
+        check_complete(header, parts)
     header = dict(header, shard=[1, 1])
     if args.out:
         os.makedirs(args.out, exist_ok=True)
@@ -997,6 +1030,8 @@ def build_parser():
     g.add_argument("records", nargs="+", metavar="DIR|FILE")
     g.add_argument("--out", metavar="DIR", help="also write the merged results.jsonl and games.ggf here (and, for "
                    "a tournament, summary.txt and tournament.json)")
+    g.add_argument("--complete", action="store_true", help="refuse, naming them, shards that are missing or "
+                   "have games still to play (a job that died)")
     g.add_argument("--sprt", metavar="PARAMS", nargs="?", const="")
     g.add_argument("--anchor", metavar="NAME", help="a tournament's rating anchor (default: the mean)")
     g.set_defaults(func=cmd_merge)

@@ -304,6 +304,40 @@ class Tournaments(Run):
         with open(os.path.join(merged, referee.GAMES), encoding="utf-8") as f:
             self.assertEqual(len(f.read().splitlines()), 12)
 
+    def test_a_shard_that_died_is_named_and_its_rerun_plays_only_the_missing_games(self):
+        argv = ["--count", "2", "--movetime", "5000", *four()[:12]]
+        parts = [os.path.join(self.dir, f"shard{k}") for k in (1, 2)]
+        for k, out in enumerate(parts, 1):
+            self.tournament(*argv, "--shard", f"{k}/2", out=out)
+        path = os.path.join(parts[1], referee.RESULTS)
+        with open(path, encoding="utf-8") as f:
+            lines = f.readlines()
+        with open(path, "w", encoding="utf-8") as f:  # killed after its fourth game, midway through a line
+            f.writelines(lines[:5])
+            f.write(lines[5][:30])
+
+        def merge(*places):
+            stderr = io.StringIO()
+            with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+                code = referee.main(["merge", "--complete", *places])
+            return code, stderr.getvalue()
+
+        code, err = merge(*parts)
+        self.assertEqual(code, 2)
+        self.assertEqual(err.splitlines(), [f"error: incomplete: shard 2/2 ({parts[1]}) has 4 of 6 games; run those "
+                                            "shards' commands again (they play only their missing games), then merge"])
+        self.assertIn("shard 2/2 not given", merge(parts[0])[1])
+        other = os.path.join(self.dir, "other")
+        self.tournament("--count", "1", "--movetime", "5000", *four()[:12], "--shard", "2/2", out=other)
+        code, err = merge(parts[0], other)
+        self.assertEqual((code, err), (2, f"error: {other}/results.jsonl: a different tournament (engines, openings or "
+                                           "time control differ)\n"))
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(referee.main(["tournament", *argv, "--shard", "2/2", "--out", parts[1]]), 0)
+        self.assertIn("resuming: 4 games already played, 2 to go", stderr.getvalue())
+        self.assertEqual(merge(*parts), (0, ""))
+
     def test_gauntlet_cycles_and_each_engines_own_limit(self):
         text = self.tournament(
             "--gauntlet", "--cycles", "2", "--count", "1", "--log",
