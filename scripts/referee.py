@@ -944,8 +944,10 @@ def cmd_merge(args):
         path = os.path.join(place, RESULTS) if os.path.isdir(place) else place
         try:
             h, games = read_records(path)
+        except FileNotFoundError:
+            raise UsageError(f"{place}: no {RESULTS} (no game played there yet)") from None
         except OSError as e:
-            raise UsageError(f"cannot read {path}: {e}") from None
+            raise UsageError(f"cannot read {path}: {e.strerror}") from None
         if h is None:
             raise UsageError(f"{path}: no match or tournament header")
         if header is None:
