@@ -235,7 +235,7 @@ def render(rep):
 def _model_line(rep):
     adv, draw = rep["advantage"], rep["drawelo"]
     if adv is None:
-        return "model: nothing to fit yet (no two engines have met)"
+        return "model: nothing fitted yet (no two rated engines have met)"
     text = f"model: black's advantage {adv['elo']:+.1f} Elo (sd {adv['sd']:.1f}), "
     if draw is None or draw["sd"] is None:
         return text + "draw width 0 (no draws)"

@@ -264,6 +264,15 @@ class Tournaments(Run):
                     self.assertEqual((ab["games"], ab["points"] + ba["points"]), (4, 4))
                     self.assertEqual(ab["discs"], -ba["discs"])
         self.assertAlmostEqual(sum(r["elo"] for r in rep["ratings"]), 0, delta=0.2)
+        # the likelihood of superiority of every pair of rated engines, each pair's two summing to 1,
+        # and the fitted model
+        names = [r["name"] for r in rep["ratings"]]
+        self.assertEqual(sorted(rep["los"]), sorted(names))
+        for a in names:
+            for b in names:
+                if a != b:
+                    self.assertAlmostEqual(rep["los"][a][b] + rep["los"][b][a], 1, delta=2e-4)
+        self.assertEqual(set(rep["advantage"]), {"elo", "sd"})
         for row in rep["ratings"]:
             self.assertEqual(row["games"], 12)
             self.assertGreater(row["moves_timed"], 0)
