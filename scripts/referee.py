@@ -4,6 +4,7 @@ standard library only).
 
     referee.py match -e cmd=... proto=native depth=6 name=d6 -e cmd=... depth=4 name=d4 --count 20 --out DIR
     referee.py tournament -e ... -e ... -e ... [--gauntlet] [--cycles C] --count 10 --out DIR
+    referee.py tournament --engines engines.json -e name=A -e name=B depth=6 --each movetime=100 ...
     referee.py merge DIR [DIR ...]          one summary from several shards' records (also: report DIR)
 
 Each opening is played twice, colours swapped. The referee keeps the board (othello.py), checks every
