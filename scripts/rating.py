@@ -1,63 +1,44 @@
-"""Maximum-likelihood Elo over all games of a tournament (Python 3 standard library only).
+"""Bayesian Elo over all games of a tournament, in the manner of Rémi Coulom's BayesElo (Python 3 standard
+library only). Reference: R. Coulom, "Bayesian Elo Rating", https://www.remi-coulom.fr/Bayesian-Elo/
 
-The model is Bradley-Terry on game scores, the logistic curve the match summary uses (stats.py): engine i
-scores against engine j with expectation p = 1 / (1 + 10^(-(R_i - R_j) / 400)), a draw counting half a
-point for each side. The ratings R maximise the log-likelihood
-    sum over pairs (i, j) of S_ij ln p_ij + (n_ij - S_ij) ln (1 - p_ij)
-(S_ij: i's points against j in n_ij games), found by Newton's method with step halving from all ratings
-equal: deterministic, and the log-likelihood is concave, so the maximum found is the maximum. The 95%
-intervals come from the observed Fisher information (the negative Hessian of the log-likelihood at the
-maximum): +-1.96 standard errors of each rating relative to the anchor, an engine named by `anchor` (rated
-0, no interval of its own) or the mean of the rated engines (0 by definition).
+The model is BayesElo's: with f(x) = 1 / (1 + 10^(-x/400)) and x = R_black - R_white + advantage,
+    P(black wins) = f(x - drawelo),   P(white wins) = f(-x - drawelo),   P(draw) = the rest,
+so a draw is likelier between close engines, and `advantage` is what moving first is worth. The ratings,
+the advantage and the draw width are the maximum of the posterior: the likelihood of the games times a
+prior of PRIOR virtual draws between every two engines that met, played half with each colour, each
+draw counted as half a win for black and half a win for white (the prior then bounds the draw width
+too). Every engine connected to the anchor by a path of games has a finite rating, whatever its score:
+the virtual draws keep a sweep from running off to infinity. With no real draw the draw width is 0 (the
+model is then Bradley-Terry on wins with the same prior).
 
-For two engines the maximum is where p equals the observed score, so the rating difference is
-stats.score_to_elo(score), the match summary's figure; the interval is symmetric in Elo, where the
-summary's is symmetric in score, so the two agree to first order.
+The log-posterior is concave (a sum of logs of logistic probabilities and of logistic interval
+probabilities, all of linear functions of the parameters), and strictly so once the prior links the
+engines, so Newton's method with step halving from all ratings equal finds its one maximum: the fit is
+deterministic. The covariance of the estimates is the inverse of the negative Hessian at the maximum
+(the Laplace approximation BayesElo's `covariance` command also makes): each rating's 95% interval is
++-1.96 standard errors relative to the anchor (an engine rated 0, or the mean of the rated engines), and
+the likelihood of superiority of i over j is Phi((R_i - R_j) / sd(R_i - R_j)) with the covariance of
+the two ratings taken into account.
 
-A finite maximum exists only when every engine both took and gave up points within the group
-(the graph "i took at least half a point from j" is strongly connected). Otherwise the engines are split
-into such groups: the group holding the anchor (with the mean anchor, the largest group, the higher one
-on a tie) is rated on its games among themselves, and the engines of a group that took every point from
-it, or none, are listed as +inf or -inf; engines with no games linking them to it are not rated.
+Engines are grouped by the games between them (an undirected path of games, whatever the results). The
+group holding the anchor is rated (with the mean anchor, the largest group, the earliest engine's on a
+tie); an engine in another group is listed apart, not rated, since nothing relates its strength to the
+anchor's.
 """
 
 import math
 
 Z95 = 1.959964
 ELO_PER_NAT = 400.0 / math.log(10.0)
+PRIOR = 2.0  # virtual draws between every two engines that met, BayesElo's default
 
 
-def pair_totals(games):
-    """{(i, j): [points of i, games]} for i < j from (i, j, score of i) triples."""
-    totals = {}
-    for i, j, s in games:
-        if i == j:
-            raise ValueError("an engine cannot play itself")
-        if i > j:
-            i, j, s = j, i, 1.0 - s
-        t = totals.setdefault((i, j), [0.0, 0])
-        t[0] += s
-        t[1] += 1
-    return totals
+def _sig(x):
+    return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
 
 
-def _reach(n, totals):
-    """reach[i][j]: a chain of 'took points from' leads from i to j."""
-    reach = [[i == j for j in range(n)] for i in range(n)]
-    for (i, j), (points, games) in totals.items():
-        if points > 0:
-            reach[i][j] = True
-        if points < games:
-            reach[j][i] = True
-    for k in range(n):
-        for i in range(n):
-            if reach[i][k]:
-                row_k = reach[k]
-                row_i = reach[i]
-                for j in range(n):
-                    if row_k[j]:
-                        row_i[j] = True
-    return reach
+def _log_sig(x):
+    return -(math.log1p(math.exp(-x)) if x >= 0 else -x + math.log1p(math.exp(x)))
 
 
 def _solve(matrix, vector):
@@ -82,63 +63,128 @@ def _inverse(matrix):
     return [[columns[c][r] for c in range(n)] for r in range(n)]
 
 
-def _log_likelihood(theta, totals):
-    total = 0.0
-    for (i, j), (points, games) in totals.items():
-        d = theta[i] - theta[j]
-        # ln p = -ln(1 + e^-d), ln(1 - p) = -ln(1 + e^d), written to stay finite for large |d|
-        total -= points * _softplus(-d) + (games - points) * _softplus(d)
-    return total
+def colour_totals(games):
+    """{(black, white): [black wins, draws, white wins]} from (black, white, score of black) triples."""
+    totals = {}
+    for b, w, s in games:
+        if b == w:
+            raise ValueError("an engine cannot play itself")
+        t = totals.setdefault((b, w), [0.0, 0.0, 0.0])
+        t[0 if s == 1 else 1 if s == 0.5 else 2] += 1
+    return totals
 
 
-def _softplus(x):
-    return x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))
+def _terms(x, d, counts):
+    """Log-posterior of one (black, white) cell at x = R_b - R_w + advantage and draw width d, with its
+    derivatives in x and d: (value, f_x, f_d, f_xx, f_xd, f_dd)."""
+    wins, draws, losses = counts
+    value = f_x = f_d = f_xx = f_xd = f_dd = 0.0
+    if wins:  # ln f(x - d)
+        t = x - d
+        value += wins * _log_sig(t)
+        g, s = _sig(-t), _sig(t) * _sig(-t)
+        f_x += wins * g
+        f_d -= wins * g
+        f_xx -= wins * s
+        f_dd -= wins * s
+        f_xd += wins * s
+    if losses:  # ln f(-x - d)
+        t = -x - d
+        value += losses * _log_sig(t)
+        g, s = _sig(-t), _sig(t) * _sig(-t)
+        f_x -= losses * g
+        f_d -= losses * g
+        f_xx -= losses * s
+        f_dd -= losses * s
+        f_xd -= losses * s
+    if draws:  # ln (f(d - x) - f(-d - x))
+        u, low = d - x, -d - x
+        p = _sig(u) - _sig(low)
+        if p <= 0:
+            return -math.inf, 0.0, 0.0, 0.0, 0.0, 0.0
+        g1, g2 = _sig(u) * _sig(-u), _sig(low) * _sig(-low)
+        h1, h2 = g1 * (1 - 2 * _sig(u)), g2 * (1 - 2 * _sig(low))
+        p_x, p_d = g2 - g1, g1 + g2
+        p_xx, p_dd, p_xd = h1 - h2, h1 - h2, -h1 - h2
+        value += draws * math.log(p)
+        f_x += draws * p_x / p
+        f_d += draws * p_d / p
+        f_xx += draws * (p_xx / p - p_x * p_x / (p * p))
+        f_dd += draws * (p_dd / p - p_d * p_d / (p * p))
+        f_xd += draws * (p_xd / p - p_x * p_d / (p * p))
+    return value, f_x, f_d, f_xx, f_xd, f_dd
 
 
-def _prob(d):
-    return 1.0 / (1.0 + math.exp(-d)) if d >= 0 else math.exp(d) / (1.0 + math.exp(d))
+class Fit:
+    """The maximum of the posterior for engines 0..m-1 (one group, engine `fixed` held at 0): ratings
+    `theta` (natural-log units), `advantage`, `drawelo` (natural-log units; 0 and not fitted without a
+    real draw) and `cov`, the covariance of (theta of every engine, advantage, drawelo) with zero rows for
+    what was held fixed."""
 
+    def __init__(self, m, cells, fixed, fit_draw):
+        self.m = m
+        free = [k for k in range(m) if k != fixed]
+        size = len(free) + 1 + fit_draw
+        slot = {k: n for n, k in enumerate(free)}
+        a_slot, d_slot = len(free), len(free) + 1
 
-def _gradient_and_information(theta, totals, n):
-    grad = [0.0] * n
-    info = [[0.0] * n for _ in range(n)]
-    for (i, j), (points, games) in totals.items():
-        p = _prob(theta[i] - theta[j])
-        grad[i] += points - games * p
-        grad[j] -= points - games * p
-        w = games * p * (1.0 - p)
-        info[i][i] += w
-        info[j][j] += w
-        info[i][j] -= w
-        info[j][i] -= w
-    return grad, info
+        def unpack(v):
+            theta = [0.0] * m
+            for k, n in slot.items():
+                theta[k] = v[n]
+            return theta, v[a_slot], v[d_slot] if fit_draw else 0.0
 
+        def evaluate(v, derivatives):
+            theta, adv, d = unpack(v)
+            total = 0.0
+            grad = [0.0] * size
+            hess = [[0.0] * size for _ in range(size)]
+            for (b, w), counts in cells.items():
+                value, f_x, f_d, f_xx, f_xd, f_dd = _terms(theta[b] - theta[w] + adv, d, counts)
+                total += value
+                if not derivatives:
+                    continue
+                # x = theta_b - theta_w + advantage: its gradient in the free parameters
+                dx = [(slot[b], 1.0)] if b in slot else []
+                dx += [(slot[w], -1.0)] if w in slot else []
+                dx.append((a_slot, 1.0))
+                for r, cr in dx:
+                    grad[r] += cr * f_x
+                    for c, cc in dx:
+                        hess[r][c] += cr * cc * f_xx
+                    if fit_draw:
+                        hess[r][d_slot] += cr * f_xd
+                        hess[d_slot][r] += cr * f_xd
+                if fit_draw:
+                    grad[d_slot] += f_d
+                    hess[d_slot][d_slot] += f_dd
+            return total, grad, hess
 
-def fit(n, totals, fixed):
-    """Ratings in natural-log units with theta[fixed] = 0 for a strongly connected group of n engines, and
-    the covariance of the others (an (n-1) x (n-1) matrix over the engines other than `fixed`)."""
-    free = [i for i in range(n) if i != fixed]
-    theta = [0.0] * n
-    if not free:
-        return theta, []
-    current = _log_likelihood(theta, totals)
-    for _ in range(200):
-        grad, info = _gradient_and_information(theta, totals, n)
-        step = _solve([[info[r][c] for c in free] for r in free], [grad[r] for r in free])
-        scale = 1.0
-        while True:
-            trial = list(theta)
-            for k, i in enumerate(free):
-                trial[i] += scale * step[k]
-            value = _log_likelihood(trial, totals)
-            if value >= current - 1e-12 or scale < 1e-6:
+        v = [0.0] * size
+        if fit_draw:
+            v[d_slot] = 0.5
+        current = evaluate(v, False)[0]
+        for _ in range(500):
+            _, grad, hess = evaluate(v, True)
+            step = _solve([[-x for x in row] for row in hess], grad)
+            scale = 1.0
+            while True:
+                trial = [x + scale * s for x, s in zip(v, step)]
+                value = -math.inf if fit_draw and trial[d_slot] <= 0 else evaluate(trial, False)[0]
+                if value >= current - 1e-12 or scale < 1e-9:
+                    break
+                scale /= 2
+            if value >= current - 1e-12:
+                v, current = trial, value
+            if max(abs(scale * s) for s in step) < 1e-11:
                 break
-            scale /= 2
-        theta, current = trial, value
-        if max(abs(scale * s) for s in step) < 1e-10:
-            break
-    _, info = _gradient_and_information(theta, totals, n)
-    return theta, _inverse([[info[r][c] for c in free] for r in free])
+        _, _, hess = evaluate(v, True)
+        inner = _inverse([[-x for x in row] for row in hess])
+        self.theta, self.advantage, self.drawelo = unpack(v)
+        self.log_posterior, self.cells = current, cells
+        # covariance over (theta_0..theta_m-1, advantage, drawelo), fixed entries zero
+        place = [slot.get(k) for k in range(m)] + [a_slot, d_slot if fit_draw else None]
+        self.cov = [[inner[r][c] if r is not None and c is not None else 0.0 for c in place] for r in place]
 
 
 class Rating:
@@ -146,56 +192,109 @@ class Rating:
         self.index, self.elo, self.low, self.high, self.note = index, elo, low, high, note
 
 
-def ratings(n, games, anchor=None, z=Z95):
-    """Ratings of engines 0..n-1 from (i, j, score of i) triples: a list of Rating (elo None: not rated),
-    anchored on engine `anchor` or, when None, on the mean of the rated engines."""
-    totals = pair_totals(games)
-    reach = _reach(n, totals)
-    groups = []
+class Result:
+    """What `bayes` finds: `ratings` (a Rating per engine; elo None when not rated), `advantage` and
+    `drawelo` with their standard errors (Elo), `los` {(i, j): P(R_i > R_j)} over the rated engines,
+    and `prior`."""
+
+
+def _components(n, games):
+    link = [set() for _ in range(n)]
+    for b, w, _ in games:
+        link[b].add(w)
+        link[w].add(b)
+    seen, groups = set(), []
     for i in range(n):
-        if not any(i in g for g in groups):
-            groups.append([j for j in range(n) if reach[i][j] and reach[j][i]])
-    played = {i for pair in totals for i in pair}
+        if i in seen or not link[i]:
+            continue
+        group, todo = [], [i]
+        seen.add(i)
+        while todo:
+            k = todo.pop()
+            group.append(k)
+            for j in link[k] - seen:
+                seen.add(j)
+                todo.append(j)
+        groups.append(sorted(group))
+    return groups
+
+
+def bayes(n, games, anchor=None, z=Z95, prior=PRIOR, names=None):
+    """The Bayesian fit of engines 0..n-1 from (black, white, score of black) triples, anchored on engine
+    `anchor` or, when None, on the mean of the rated engines. `names` only words the notes."""
+    games = list(games)
+    cells = colour_totals(games)
+    name = (lambda i: names[i]) if names else (lambda i: f"engine {i}")
+    groups = _components(n, games)
+    out = Result()
+    out.prior = prior
+    out.los = {}
+    out.advantage = out.advantage_sd = out.drawelo = out.drawelo_sd = None
     if anchor is not None:
-        rated = next(g for g in groups if anchor in g)
+        rated = next((g for g in groups if anchor in g), [anchor])
     else:
-        candidates = [g for g in groups if all(i in played for i in g)] or groups
-        # the largest group; on a tie, the one no other candidate took every point from
-        rated = max(candidates, key=lambda g: (len(g), sum(reach[g[0]][h[0]] for h in candidates)))
+        rated = max(groups, key=lambda g: (len(g), -g[0])) if groups else []
     index = {e: k for k, e in enumerate(rated)}
-    inner = {(index[i], index[j]): t for (i, j), t in totals.items() if i in index and j in index}
-    fixed = index[anchor] if anchor is not None else 0
-    theta, cov = fit(len(rated), inner, fixed)
     m = len(rated)
-    free = [k for k in range(m) if k != fixed]
-    full = [[0.0] * m for _ in range(m)]  # covariance of all the group's thetas, theta[fixed] held at 0
-    for a, ka in enumerate(free):
-        for b, kb in enumerate(free):
-            full[ka][kb] = cov[a][b]
-    if anchor is None:  # shift to the mean: theta' = (I - J/m) theta, cov' = T cov T^T
-        mean = sum(theta) / m
-        theta = [t - mean for t in theta]
-        row_mean = [sum(full[r]) / m for r in range(m)]
-        grand = sum(row_mean) / m
-        full = [[full[r][c] - row_mean[r] - row_mean[c] + grand for c in range(m)] for r in range(m)]
-    out = []
+    anchor_words = name(anchor) if anchor is not None else "the rated engines (" + ", ".join(
+        name(i) for i in rated) + ")"
+    played = {i for b, w, _ in games for i in (b, w)}
+    if m >= 2:
+        inner = {}
+        for (b, w), counts in cells.items():
+            if b in index:
+                inner[(index[b], index[w])] = list(counts)
+        # the prior: PRIOR virtual draws for every pair that met, half with each engine black, each draw
+        # half a win for black and half a win for white
+        for i, j in {tuple(sorted(k)) for k in inner}:
+            for cell in ((i, j), (j, i)):
+                c = inner.setdefault(cell, [0.0, 0.0, 0.0])
+                c[0] += prior / 4
+                c[2] += prior / 4
+        fit_draw = any(c[1] > 0 for c in inner.values())
+        fixed = index[anchor] if anchor is not None else 0
+        fit = Fit(m, inner, fixed, fit_draw)
+        theta = list(fit.theta)
+        full = [row[:m] for row in fit.cov[:m]]
+        if anchor is None:  # shift to the mean: theta' = (I - J/m) theta, cov' = T cov T^T
+            mean = sum(theta) / m
+            theta = [t - mean for t in theta]
+            row_mean = [sum(full[r]) / m for r in range(m)]
+            grand = sum(row_mean) / m
+            full = [[full[r][c] - row_mean[r] - row_mean[c] + grand for c in range(m)] for r in range(m)]
+        out.advantage = fit.advantage * ELO_PER_NAT
+        out.advantage_sd = math.sqrt(max(0.0, fit.cov[m][m])) * ELO_PER_NAT
+        out.drawelo = fit.drawelo * ELO_PER_NAT
+        out.drawelo_sd = math.sqrt(max(0.0, fit.cov[m + 1][m + 1])) * ELO_PER_NAT if fit_draw else None
+        out.fit = fit
+        for i in rated:
+            for j in rated:
+                if i != j:
+                    a, b = index[i], index[j]
+                    var = fit.cov[a][a] + fit.cov[b][b] - 2 * fit.cov[a][b]
+                    diff = fit.theta[a] - fit.theta[b]
+                    out.los[(i, j)] = 0.5 * (1 + math.erf(diff / math.sqrt(2 * var))) if var > 0 else 0.5
+    else:
+        theta, full = [0.0] * m, [[0.0] * m for _ in range(m)]
+    out.ratings = []
     for i in range(n):
         if i in index:
             k = index[i]
-            elo = theta[k] * ELO_PER_NAT
+            elo = theta[k] * ELO_PER_NAT + 0.0
             if anchor is not None and i == anchor:
-                out.append(Rating(i, elo, note="anchor"))
-            elif m == 1:  # nothing to compare it with: 0 by definition, no interval
-                out.append(Rating(i, elo, note="rated alone"))
+                out.ratings.append(Rating(i, elo, note="anchor"))
+            elif m == 1:
+                out.ratings.append(Rating(i, elo, note="rated alone"))
             else:
                 half = z * math.sqrt(max(0.0, full[k][k])) * ELO_PER_NAT
-                out.append(Rating(i, elo, elo - half, elo + half))
-        elif reach[i][rated[0]] and not reach[rated[0]][i]:
-            out.append(Rating(i, math.inf, note="took every point from the rated engines' group"))
-        elif reach[rated[0]][i] and not reach[i][rated[0]]:
-            out.append(Rating(i, -math.inf, note="took no point from the rated engines' group"))
+                out.ratings.append(Rating(i, elo, elo - half, elo + half))
         elif i not in played:
-            out.append(Rating(i, None, note="no games yet"))
+            out.ratings.append(Rating(i, None, note="no games yet"))
         else:
-            out.append(Rating(i, None, note="no games linking it to the rated engines"))
+            out.ratings.append(Rating(i, None, note=f"no path of games to {anchor_words}"))
     return out
+
+
+def ratings(n, games, anchor=None, z=Z95, prior=PRIOR):
+    """Ratings of engines 0..n-1 (a list of Rating, elo None: not rated); see `bayes`."""
+    return bayes(n, games, anchor, z, prior).ratings

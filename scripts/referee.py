@@ -4,13 +4,14 @@ standard library only).
 
     referee.py match -e cmd=... proto=native depth=6 name=d6 -e cmd=... depth=4 name=d4 --count 20 --out DIR
     referee.py tournament -e ... -e ... -e ... [--gauntlet] [--cycles C] --count 10 --out DIR
+    referee.py tournament --engines engines.json -e name=A -e name=B depth=6 --each movetime=100 ...
     referee.py merge DIR [DIR ...]          one summary from several shards' records (also: report DIR)
 
 Each opening is played twice, colours swapped. The referee keeps the board (othello.py), checks every
 move, runs the clocks and adjudicates; finished games go to an append-only DIR/results.jsonl (one JSON
 record a line, first line the match or tournament header) and DIR/games.ggf, so an interrupted run
 resumes where it stopped when the same command is run again. A tournament's plan and report (rating
-list, crosstable, time use) are in tournament.py and rating.py. See the README section "Matches
+list, likelihood of superiority, crosstable, time use) are in tournament.py and rating.py. See the README section "Matches
 (referee)" and docs/tournaments.md.
 """
 
@@ -43,18 +44,35 @@ class UsageError(Exception):
 
 
 class EngineSpec:
-    """One `-e key=value ...` engine description."""
+    """One engine: an entry of the engines file, then the `--each` words, then its own `-e key=value`
+    words, each layer overriding the one before (init lines add up)."""
 
     KEYS = ("cmd", "name", "dir", "proto", "depth", "nodes", "movetime", "tc", "init")
 
-    def __init__(self, tokens):
+    def __init__(self, tokens, layers=()):
         self.argv, self.name, self.cwd, self.proto = None, None, None, "native"
         self.depth = self.nodes = self.movetime = self.clock = None
         self.init = []
+        for layer in (*layers, tokens):
+            self._apply(layer)
+        if not self.argv:
+            raise UsageError("every engine needs cmd=... (or name=NAME of an entry of --engines FILE)")
+        if self.name is None:
+            self.name = os.path.basename(self.argv[0]) + (f"-d{self.depth}" if self.depth else "")
+        if self.proto == "gtp" and (self.depth or self.nodes):
+            raise UsageError(f"engine {self.name}: GTP has no depth or nodes; set the level with init='...'")
+        if self.proto == "nboard" and self.nodes:
+            raise UsageError(f"engine {self.name}: NBoard has no node limit; use depth=")
+        if self.depth is not None and self.proto == "nboard":
+            self.init.insert(0, f"set depth {self.depth}")
+
+    def _apply(self, tokens):
+        given = set()
         for tok in tokens:
             key, sep, value = tok.partition("=")
             if not sep or key not in self.KEYS:
                 raise UsageError(f"engine option {tok!r}: expected one of {', '.join(k + '=' for k in self.KEYS)}")
+            given.add(key)
             if key == "cmd":
                 self.argv = shlex.split(value)
             elif key == "name":
@@ -77,18 +95,13 @@ class EngineSpec:
                 setattr(self, key, number)
             else:
                 self.init.append(value)
-        if not self.argv:
-            raise UsageError("every engine needs cmd=...")
-        if self.name is None:
-            self.name = os.path.basename(self.argv[0]) + (f"-d{self.depth}" if self.depth else "")
-        if self.movetime and self.clock:
-            raise UsageError(f"engine {self.name}: give movetime= or tc=, not both")
-        if self.proto == "gtp" and (self.depth or self.nodes):
-            raise UsageError(f"engine {self.name}: GTP has no depth or nodes; set the level with init='...'")
-        if self.proto == "nboard" and self.nodes:
-            raise UsageError(f"engine {self.name}: NBoard has no node limit; use depth=")
-        if self.depth is not None and self.proto == "nboard":
-            self.init.insert(0, f"set depth {self.depth}")
+        if {"movetime", "tc"} <= given:
+            raise UsageError(f"engine {self.name or ' '.join(tokens)}: give movetime= or tc=, not both")
+        # a later layer's time limit replaces an earlier one's of the other kind
+        if "movetime" in given:
+            self.clock = None
+        if "tc" in given:
+            self.movetime = None
 
     def identity(self):
         out = {"name": self.name, "proto": self.proto, "depth": self.depth, "nodes": self.nodes, "init": self.init}
@@ -97,6 +110,97 @@ class EngineSpec:
         if self.clock is not None:
             out["clock_ms"] = list(self.clock)
         return out
+
+
+# The engines file: a JSON list of objects, close to cutechess-cli's engines.json. Each field and the
+# -e word it stands for; `check` says what the value must be.
+ENGINE_FIELDS = {
+    "name": ("name", "a string"),
+    "command": ("cmd", "a string"),
+    "workingDirectory": ("dir", "a string"),
+    "protocol": ("proto", "one of " + ", ".join(engines.PROTOCOLS)),
+    "initStrings": ("init", "a list of strings"),
+    "depth": ("depth", "a whole number >= 1"),
+    "nodes": ("nodes", "a whole number >= 1"),
+    "movetime": ("movetime", "a whole number of milliseconds >= 1"),
+    "tc": ("tc", "a string SECONDS[+INCREMENT]"),
+}
+
+
+def load_engines(path):
+    """{name: [-e words]} from an engines file; any fault is one UsageError naming the entry and field."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read --engines {path}: {e.strerror}") from None
+    try:
+        entries = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"{path}: not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    if not isinstance(entries, list):
+        raise UsageError(f"{path}: expected a JSON list of engines, [{{\"name\": ..., \"command\": ...}}, ...]")
+    base = os.path.dirname(os.path.abspath(path))
+    out = {}
+    for number, entry in enumerate(entries, 1):
+        where = f"{path}: entry {number}"
+        if not isinstance(entry, dict):
+            raise UsageError(f"{where}: expected an object with \"name\" and \"command\"")
+        if isinstance(entry.get("name"), str) and entry["name"]:
+            where += f" ({entry['name']})"
+        for field in ("name", "command"):
+            if field not in entry:
+                raise UsageError(f"{where}: field \"{field}\" missing")
+        words = []
+        for field, value in entry.items():
+            if field not in ENGINE_FIELDS:
+                raise UsageError(f"{where}: field \"{field}\" unknown; expected one of {', '.join(ENGINE_FIELDS)}")
+            key, wanted = ENGINE_FIELDS[field]
+            if field == "initStrings":
+                ok = isinstance(value, list) and all(isinstance(x, str) for x in value)
+                values = value if ok else []
+            elif key in ("depth", "nodes", "movetime"):
+                ok = isinstance(value, int) and not isinstance(value, bool) and value >= 1
+                values = [str(value)]
+            else:
+                ok = isinstance(value, str) and bool(value.strip())
+                ok = ok and (field != "protocol" or value in engines.PROTOCOLS)
+                values = [value]
+            if ok and field == "tc":
+                try:
+                    parse_tc(value, "")
+                except UsageError:
+                    ok = False
+            if not ok:
+                raise UsageError(f"{where}: field \"{field}\" is {json.dumps(value)}; expected {wanted}")
+            if field == "workingDirectory":
+                values = [os.path.join(base, value)]
+            words += [f"{key}={v}" for v in values]
+        if entry["name"] in out:
+            raise UsageError(f"{where}: field \"name\": another entry has this name")
+        out[entry["name"]] = words
+    return out
+
+
+def engine_specs(args):
+    """The EngineSpec of every -e: `name=X` without `cmd=` takes entry X of --engines, and every engine
+    takes the --each words before its own."""
+    table = load_engines(args.engines) if args.engines else None
+    each = [tok for group in args.each for tok in group]
+    specs = []
+    for tokens in args.engine:
+        layers = []
+        if not any(t.startswith("cmd=") for t in tokens):
+            names = [t.partition("=")[2] for t in tokens if t.startswith("name=")]
+            if names and table is None:
+                raise UsageError(f"-e name={names[-1]} without cmd=: give --engines FILE to take it from")
+            if names:
+                if names[-1] not in table:
+                    raise UsageError(f"-e name={names[-1]}: not in {args.engines} (it has {', '.join(table) or 'none'})")
+                layers.append(table[names[-1]])
+        layers.append(each)
+        specs.append(EngineSpec(tokens, layers))
+    return specs
 
 
 def load_openings(path, count, seed, start=False):
@@ -139,6 +243,33 @@ def load_openings(path, count, seed, start=False):
     if not lines:
         raise UsageError(f"no openings in {source}")
     return lines, source
+
+
+def varies(spec):
+    """Whether the engine is told to vary its moves: an init line `set book randomness N` with N > 0
+    (ebony's native and NBoard protocols; the book picks among moves within N discs of the best)."""
+    for line in spec.init:
+        words = line.split()
+        if words[:3] == ["set", "book", "randomness"] and len(words) == 4:
+            try:
+                if float(words[3]) > 0:
+                    return True
+            except ValueError:
+                pass
+    return False
+
+
+def check_repeats(specs, pairs, games_per_colour, allowed):
+    """From the start position a pairing of two engines that do not vary plays one game per colour and
+    then the same games again: refuse more than that unless told the engines vary (`allowed`)."""
+    if games_per_colour <= 1 or allowed:
+        return
+    fixed = [(specs[i].name, specs[j].name) for i, j in pairs if not varies(specs[i]) and not varies(specs[j])]
+    if fixed:
+        shown = ", ".join(f"{a}-{b}" for a, b in fixed[:4]) + (f" and {len(fixed) - 4} more" if len(fixed) > 4 else "")
+        raise UsageError(f"--start with {games_per_colour} games a colour: {shown} would play the same game again "
+                         "and again (neither engine has init='set book randomness N'); give openings instead, "
+                         "--count 1, randomness, or --repeats if the engines vary by themselves")
 
 
 def transcript(moves):
@@ -685,12 +816,14 @@ def write_ggf(out, games):
 def cmd_match(args):
     if len(args.engine) != 2:
         raise UsageError("give exactly two engines: -e cmd=... -e cmd=...")
-    specs = [EngineSpec(tokens) for tokens in args.engine]
+    specs = engine_specs(args)
     if specs[0].name == specs[1].name:
         specs[0].name += "-A"
         specs[1].name += "-B"
     settings = play_setup(args, specs)
     lines, source = load_openings(args.openings, args.count, args.seed, args.start)
+    if args.start:
+        check_repeats(specs, [(0, 1)], len(lines), args.repeats)
     sprt = parse_sprt(args.sprt) if args.sprt is not None else None
     header, plan = match_plan(specs, lines, source, settings, parse_shard(args.shard))
     match = Match(specs, lines, settings, args.out, args.jobs, header, plan, sprt, args.log, args.fresh,
@@ -709,7 +842,7 @@ def cmd_match(args):
 def cmd_tournament(args):
     if len(args.engine) < 2:
         raise UsageError("give at least two engines: -e cmd=... -e cmd=... ...")
-    specs = [EngineSpec(tokens) for tokens in args.engine]
+    specs = engine_specs(args)
     names = [s.name for s in specs]
     twice = sorted({x for x in names if names.count(x) > 1})
     if twice:
@@ -733,6 +866,8 @@ def cmd_tournament(args):
         raise
     per_cycle = len(lines) // args.cycles
     pairs = tournament.pairings(len(specs), "gauntlet" if args.gauntlet else "round-robin")
+    if args.start:
+        check_repeats(specs, pairs, len(lines), args.repeats)
     shard = parse_shard(args.shard)
     header = {
         "type": "tournament",
@@ -774,14 +909,46 @@ def tournament_summary(header, games, anchor, out):
     return text
 
 
+def planned_ids(header, shard):
+    """The game ids that shard K/N of this match or tournament plays."""
+    if header["type"] == "tournament":
+        pairs = [tuple(p) for p in header["pairs"]]
+        return {g[0] for g in tournament.plan(pairs, header["openings_per_cycle"], header["cycles"], shard)}
+    k, n = shard
+    return {g for g in range(2 * header["openings_count"]) if (g // 2) % n == k - 1}
+
+
+def check_complete(header, parts):
+    """UsageError unless the shards `parts` ([(place, shard, games)]) hold every game of the whole."""
+    faults, seen, sizes = [], set(), {n for _, (_, n), _ in parts}
+    for place, shard, games in parts:
+        want = planned_ids(header, shard)
+        seen.add(tuple(shard))
+        if not want <= set(games):
+            faults.append(f"shard {shard[0]}/{shard[1]} ({place}) has {len(want & set(games))} of {len(want)} games")
+    if len(sizes) == 1:
+        n = sizes.pop()
+        faults += [f"shard {k}/{n} not given" for k in range(1, n + 1) if (k, n) not in seen]
+    else:
+        every = set().union(*(set(g) for _, _, g in parts))
+        missing = planned_ids(header, (1, 1)) - every
+        if missing:
+            faults.append(f"{len(missing)} games in no shard given")
+    if faults:
+        raise UsageError("incomplete: " + "; ".join(faults) + "; run those shards' commands again (they play "
+                         "only their missing games), then merge")
+
+
 def cmd_merge(args):
-    header, merged = None, {}
+    header, merged, parts = None, {}, []
     for place in args.records:
         path = os.path.join(place, RESULTS) if os.path.isdir(place) else place
         try:
             h, games = read_records(path)
+        except FileNotFoundError:
+            raise UsageError(f"{place}: no {RESULTS} (no game played there yet)") from None
         except OSError as e:
-            raise UsageError(f"cannot read {path}: {e}") from None
+            raise UsageError(f"cannot read {path}: {e.strerror}") from None
         if h is None:
             raise UsageError(f"{path}: no match or tournament header")
         if header is None:
@@ -789,6 +956,9 @@ def cmd_merge(args):
         elif not same_match(header, h):
             raise UsageError(f"{path}: a different {h['type']} (engines, openings or time control differ)")
         merged.update(games)
+        parts.append((place, tuple(h.get("shard", [1, 1])), games))
+    if args.complete:
+        check_complete(header, parts)
     header = dict(header, shard=[1, 1])
     if args.out:
         os.makedirs(args.out, exist_ok=True)
@@ -813,10 +983,17 @@ def add_play_options(p, engines_help):
     p.add_argument("-e", "--engine", nargs="+", action="append", default=[], metavar="KEY=VALUE",
                    help="engine: cmd='PROGRAM ARGS' [name=N] [dir=WORKDIR] [proto=native|gtp|nboard] [depth=D] "
                    "[nodes=N] [movetime=MS] [tc=S[+INC]] [init='LINE']...; " + engines_help)
+    p.add_argument("--engines", metavar="FILE", help="engines file (JSON list of {name, command, "
+                   "workingDirectory, protocol, initStrings, depth, nodes, movetime, tc}); -e name=NAME [KEY=VALUE...] "
+                   "takes an entry, its words overriding the file's")
+    p.add_argument("--each", nargs="+", action="append", default=[], metavar="KEY=VALUE",
+                   help="words every engine takes before its own -e words, e.g. --each depth=4 init='set book off'")
     p.add_argument("--openings", metavar="FILE", help="XOT-style file, one f5d6c3... line each (default built-in)")
     p.add_argument("--start", action="store_true",
                    help="no openings: --count N pairs of games from the start position (engines with a book "
                         "should vary their moves, e.g. init='set book randomness 2')")
+    p.add_argument("--repeats", action="store_true", help="with --start, play more than one game a colour "
+                   "between engines without init='set book randomness N' (they vary by themselves)")
     p.add_argument("--seed", type=int, help="shuffle the openings with this seed before --count")
     p.add_argument("--movetime", type=int, metavar="MS", help="time per move (native `go time MS`)")
     p.add_argument("--tc", metavar="S[+INC]", help="game clock in seconds with optional increment, e.g. 60+0.5")
@@ -856,6 +1033,8 @@ def build_parser():
     g.add_argument("records", nargs="+", metavar="DIR|FILE")
     g.add_argument("--out", metavar="DIR", help="also write the merged results.jsonl and games.ggf here (and, for "
                    "a tournament, summary.txt and tournament.json)")
+    g.add_argument("--complete", action="store_true", help="refuse, naming them, shards that are missing or "
+                   "have games still to play (a job that died)")
     g.add_argument("--sprt", metavar="PARAMS", nargs="?", const="")
     g.add_argument("--anchor", metavar="NAME", help="a tournament's rating anchor (default: the mean)")
     g.set_defaults(func=cmd_merge)

@@ -15,8 +15,9 @@ import rating
 
 FORMATS = ("round-robin", "gauntlet")
 METHOD = (
-    "maximum-likelihood Elo (Bradley-Terry on game scores, a draw half a point, Newton's method); "
-    "95% interval from the observed Fisher information"
+    "Bayesian Elo in the manner of BayesElo (R. Coulom, https://www.remi-coulom.fr/Bayesian-Elo/): "
+    "draw width and first-move advantage fitted, a prior of {prior:g} virtual draws between engines that met; "
+    "95% interval from the covariance of the fit"
 )
 
 
@@ -90,12 +91,13 @@ def report(header, games, anchor=None):
         if rec["faulty"] is not None:
             culprit = per[b if rec["faulty"] == othello.BLACK else w]
             culprit["forfeits"][rec["kind"]] = culprit["forfeits"].get(rec["kind"], 0) + 1
-    rated = rating.ratings(n, triples, index.get(anchor)) if triples else []
+    fit = rating.bayes(n, triples, index.get(anchor), names=names)
+    rated = fit.ratings
     rows = []
     for i, name in enumerate(names):
         e = per[i]
-        r = rated[i] if rated else None
-        finite = r is not None and r.elo is not None and math.isfinite(r.elo)
+        r = rated[i]
+        finite = r.elo is not None
         rows.append({
             "name": name,
             "elo": _tenths(r.elo) if finite else None,
@@ -138,9 +140,14 @@ def report(header, games, anchor=None):
         "openings_source": header["openings_source"],
         "games_played": len(games),
         "games_planned": total_games(header),
-        "method": METHOD,
+        "method": METHOD.format(prior=fit.prior),
         "anchor": anchor if anchor is not None else "mean of the rated engines",
+        "advantage": _fitted(fit.advantage, fit.advantage_sd),
+        "drawelo": _fitted(fit.drawelo, fit.drawelo_sd),
         "ratings": [rows[i] for i in order],
+        # P(the row engine is stronger than the column engine), over the rated engines in rank order
+        "los": {names[i]: {names[j]: round(fit.los[(i, j)], 4) for j in order if (i, j) in fit.los}
+                for i in order if rows[i]["elo"] is not None},
         "crosstable": crosstable,
     }
 
@@ -149,18 +156,19 @@ def _tenths(x):
     return round(x, 1) + 0.0  # + 0.0: no "-0.0" in the list
 
 
+def _fitted(value, sd):
+    """An estimate in Elo with its standard error (None: not fitted, e.g. a draw width without draws)."""
+    if value is None:
+        return None
+    return {"elo": _tenths(value), "sd": _tenths(sd) if sd is not None else None}
+
+
 def _rating_note(r):
-    if r is None:
-        return "no games yet"
-    if r.elo is None or not math.isfinite(r.elo):
-        return {math.inf: "+inf: ", -math.inf: "-inf: "}.get(r.elo, "not rated: ") + r.note
-    return r.note
+    return r.note if r.elo is not None else "not rated: " + r.note
 
 
 def _sort_key(r):
-    if r is None or r.elo is None:
-        return math.inf
-    return -r.elo
+    return math.inf if r.elo is None else -r.elo
 
 
 def render(rep):
@@ -171,6 +179,7 @@ def render(rep):
         f"{rep['format']} of {len(names)} engines, {cycles} of {rep['openings_per_cycle']} openings "
         f"({rep['openings_source']}), each with both colours: {rep['games_played']} of {rep['games_planned']} games",
         f"ratings: {rep['method']}; anchor: {rep['anchor']} = 0",
+        _model_line(rep),
         f"{'rank':>4}  {'engine':<{width}}{'Elo':>8}  {'95% interval':<18}{'games':>6}{'score':>8}"
         f"{'+win':>6}{'=draw':>6}{'-loss':>6}{'discs':>8}",
     ]
@@ -180,8 +189,7 @@ def render(rep):
             elo = f"{row['elo']:+.1f}"
             ci = f"[{row['low']:+.1f}, {row['high']:+.1f}]" if row["low"] is not None else row["note"]
         else:
-            elo = row["note"].split(":")[0] if row["note"].startswith(("+inf", "-inf")) else "-"
-            ci = ""
+            elo, ci = "-", ""
             notes.append(f"  {row['name']}: {row['note']}")
         score = f"{100 * row['score']:.1f}%" if row["score"] is not None else "-"
         discs = f"{row['discs']:+.2f}" if row["discs"] is not None else "-"
@@ -206,6 +214,14 @@ def render(rep):
                 text = f"{c['points']:g}/{c['games']}{discs}"
             cells.append(f"{text:>{cell}}")
         lines.append(f"{a:<{width}}" + "".join(cells))
+    rated = [x for x in names if x in rep["los"]]
+    if len(rated) > 1:
+        lines.append("")
+        lines.append("likelihood of superiority: P(the row engine is stronger than the column engine), in %")
+        lines.append(" " * width + "".join(f"{x[:cell - 1]:>{cell}}" for x in rated))
+        for a in rated:
+            cells = ["." if a == b else f"{100 * rep['los'][a][b]:.1f}" for b in rated]
+            lines.append(f"{a:<{width}}" + "".join(f"{c:>{cell}}" for c in cells))
     lines.append("")
     lines.append(f"{'time use':<{width}}{'moves':>8}{'ms/move':>10}{'longest ms':>12}  forfeits")
     for row in rep["ratings"]:
@@ -214,6 +230,16 @@ def render(rep):
         forfeits = ", ".join(f"{kind} {k}" for kind, k in row["forfeits"].items()) or "none"
         lines.append(f"{row['name']:<{width}}{row['moves_timed']:>8}{ms:>10}{longest:>12}  {forfeits}")
     return "\n".join(lines)
+
+
+def _model_line(rep):
+    adv, draw = rep["advantage"], rep["drawelo"]
+    if adv is None:
+        return "model: nothing fitted yet (no two rated engines have met)"
+    text = f"model: black's advantage {adv['elo']:+.1f} Elo (sd {adv['sd']:.1f}), "
+    if draw is None or draw["sd"] is None:
+        return text + "draw width 0 (no draws)"
+    return text + f"draw width (drawelo) {draw['elo']:.1f} Elo (sd {draw['sd']:.1f})"
 
 
 def game_list(games):

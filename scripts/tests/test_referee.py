@@ -270,7 +270,9 @@ class Bookkeeping(Run):
         self.assertIn("stopped early", text)
 
     def test_start_plays_every_game_from_the_start_position(self):
-        text = self.match(fake(name="a"), fake(name="b"), "--start", "--count", "2", "--movetime", "5000")
+        # --repeats: the fake engines do not vary, so without it the referee refuses (test_tournament.py)
+        text = self.match(fake(name="a"), fake(name="b"), "--start", "--count", "2", "--movetime", "5000",
+                          "--repeats")
         _, games = self.records()
         self.assertEqual(len(games), 4)
         self.assertTrue(all(g["line"] == "" for g in games.values()), games)

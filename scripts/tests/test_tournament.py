@@ -1,4 +1,4 @@
-"""Tournaments: the maximum-likelihood ratings against the match formula and a hand-computed case, the plan
+"""Tournaments: the Bayesian ratings against hand-computed cases and a synthetic tournament, the plan
 of games, and whole tournaments of scripted engines over three protocols (interrupted and resumed,
 sharded and merged, with forfeits and per-engine limits); ebony and gtp-rhino when present."""
 
@@ -7,6 +7,7 @@ import io
 import json
 import math
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -19,88 +20,127 @@ import referee
 import stats
 import tournament
 
-from .test_referee import EBONY, HERE, RHINO, Run, alive, fake, interruptible
+from .test_referee import EBONY, FAKE, HERE, RHINO, Run, alive, fake, interruptible
 
 SCRIPT = os.path.join(os.path.dirname(HERE), "referee.py")
 NAT = 400 / math.log(10)  # Elo per natural-log unit of odds
 
 
+def simulated(true, advantage, drawelo, per, seed):
+    """Games of a round-robin drawn from BayesElo's model: every pair plays `per` games with each colour."""
+    rng = random.Random(seed)
+    games = []
+    for i in range(len(true)):
+        for j in range(i + 1, len(true)):
+            for _ in range(per):
+                for b, w in ((i, j), (j, i)):
+                    x = true[b] - true[w] + advantage
+                    black, white = stats.elo_to_score(x - drawelo), stats.elo_to_score(-x - drawelo)
+                    u = rng.random()
+                    games.append((b, w, 1.0 if u < black else 0.0 if u < black + white else 0.5))
+    return games
+
+
+def colours_both_ways(scores):
+    """(black, white, black's score) of engine 0 against engine 1, each score once with 0 black and once
+    with 0 white: the colour advantage is then 0 by symmetry."""
+    return [(0, 1, s) for s in scores] + [(1, 0, 1 - s) for s in scores]
+
+
 class Ratings(unittest.TestCase):
-    def test_two_engines_agree_with_the_match_formula(self):
-        for scores in ([1, 1, 0.5, 0, 1, 0.5, 1, 0, 1, 1], [0, 0.5, 0.5, 1, 0], [1] * 7 + [0] * 3, [0.5] * 3 + [1]):
-            with self.subTest(scores=scores):
-                games = [(0, 1, s) for s in scores]
-                a, b = rating.ratings(2, games, anchor=1)
-                self.assertAlmostEqual(a.elo, stats.score_to_elo(sum(scores) / len(scores)), places=9)
-                self.assertEqual((b.elo, b.note), (0.0, "anchor"))
-                low, high = rating.ratings(2, games)  # mean anchor: each half the difference
-                self.assertAlmostEqual(low.elo, a.elo / 2, places=9)
-                self.assertAlmostEqual(high.elo, -a.elo / 2, places=9)
-        # Without draws a game's score variance is m(1-m), and the Fisher interval is the match summary's
-        # score interval carried to Elo by the slope of score_to_elo at m (the delta method).
-        scores = [1] * 7 + [0] * 3
-        m, var = stats.mean_var(scores)
-        a = rating.ratings(2, [(0, 1, s) for s in scores], anchor=1)[0]
-        slope = NAT / (m * (1 - m))
-        self.assertAlmostEqual(a.high - a.elo, 1.959964 * math.sqrt(var / 10) * slope, places=6)
-        # and with many games the two intervals meet: 600 of 1000 points, a fifth of the games drawn
-        scores = [1] * 500 + [0.5] * 200 + [0] * 300
-        a = rating.ratings(2, [(0, 1, s) for s in scores], anchor=1)[0]
-        elo, low, high = stats.elo_interval(scores)
-        self.assertAlmostEqual(a.elo, elo, places=9)
-        self.assertLess(abs(a.low - low), 6)
-        self.assertLess(abs(a.high - high), 6)
+    # A scores 3 wins, 1 draw, 1 loss with each colour. By symmetry the advantage is 0; the prior adds
+    # 2 virtual draws, half a win each way: 7 wins, 2 draws, 3 losses. Two parameters (the difference D
+    # and the draw width d) for three outcomes fit them exactly: f(D - d) = 7/12 and f(-D - d) = 3/12, so
+    # in natural-log units D - d = ln(7/5) and -D - d = ln(1/3): D = ln(4.2)/2, d = ln(3/1.4)/2.
+    def test_a_case_computed_by_hand(self):
+        games = colours_both_ways([1, 1, 1, 0.5, 0])
+        fit = rating.bayes(2, games, anchor=1)
+        a, b = fit.ratings
+        self.assertAlmostEqual(a.elo, math.log(4.2) / 2 * NAT, places=6)  # 124.65
+        self.assertEqual((b.elo, b.note), (0.0, "anchor"))
+        self.assertAlmostEqual(fit.drawelo, math.log(3 / 1.4) / 2 * NAT, places=6)  # 66.20
+        self.assertAlmostEqual(fit.advantage, 0.0, places=6)
+        low, high = rating.ratings(2, games)  # mean anchor: each half the difference
+        self.assertAlmostEqual(low.elo, a.elo / 2, places=6)
+        self.assertAlmostEqual(high.elo, -a.elo / 2, places=6)
 
-    # A beats B 2 of 3, B beats C 2 of 3, A beats C 4 of 5: odds 2, 2 and 4 fit Bradley-Terry exactly, so
-    # the maximum reproduces them, R_A - R_B = R_B - R_C = 400 log10 2 = 120.41. With C held at 0 the
-    # Fisher information of (A, B) is n p (1-p) summed: I_AA = 3(2/3)(1/3) + 5(4/5)(1/5) = 22/15,
-    # I_BB = 2/3 + 2/3 = 4/3, I_AB = -2/3; its inverse has Var A = (4/3)/(68/45) = 15/17 and
-    # Var B = (22/15)/(68/45) = 33/34 (squared natural-log units).
-    HAND = [(0, 1, 1), (0, 1, 1), (0, 1, 0), (1, 2, 1), (1, 2, 1), (1, 2, 0)] + [(0, 2, 1)] * 4 + [(2, 0, 1)]
+    # A sweeps B, 5 games with each colour. No draw: the draw width is 0, and the prior's half wins make
+    # 11 wins to 1, so D = ln 11; the information in D is 11 x 1 / 12 (the advantage's is independent of
+    # it by symmetry), the standard error sqrt(12/11).
+    def test_a_sweep_is_finite_and_its_interval_is_the_hand_computed_one(self):
+        fit = rating.bayes(2, colours_both_ways([1] * 5), anchor=1)
+        a = fit.ratings[0]
+        self.assertAlmostEqual(a.elo, math.log(11) * NAT, places=6)  # 416.56
+        self.assertAlmostEqual(a.high - a.elo, 1.959964 * math.sqrt(12 / 11) * NAT, places=6)  # 355.62
+        self.assertEqual(fit.drawelo, 0.0)
+        self.assertIsNone(fit.drawelo_sd)
+        # the likelihood of superiority is Phi(D / sd)
+        self.assertAlmostEqual(fit.los[(0, 1)], 0.5 * (1 + math.erf(math.log(11) / math.sqrt(2 * 12 / 11))), places=9)
+        self.assertAlmostEqual(fit.los[(0, 1)] + fit.los[(1, 0)], 1.0, places=12)
 
-    def test_three_engines_by_hand(self):
-        a, b, c = rating.ratings(3, self.HAND, anchor=2)
-        self.assertAlmostEqual(a.elo, 240.824, places=3)
-        self.assertAlmostEqual(b.elo, 120.412, places=3)
-        self.assertEqual(c.note, "anchor")
-        self.assertAlmostEqual(a.high - a.elo, 1.959964 * math.sqrt(15 / 17) * NAT, places=6)  # 319.83
-        self.assertAlmostEqual(b.elo - b.low, 1.959964 * math.sqrt(33 / 34) * NAT, places=6)  # 335.45
-        a, b, c = rating.ratings(3, self.HAND)
-        self.assertAlmostEqual(a.elo, 120.412, places=3)
-        self.assertAlmostEqual(b.elo, 0.0, places=9)
-        self.assertAlmostEqual(c.elo, -120.412, places=3)
+    def test_sweeps_and_shut_outs_give_finite_ordered_ratings(self):
+        # 0 sweeps everyone, 3 loses every game, 1 and 2 share points: nothing is infinite, the order holds
+        games = colours_both_ways([1] * 4)
+        for i, j, s in [(0, 2, 1)] * 4 + [(0, 3, 1)] * 4 + [(1, 3, 1)] * 4 + [(2, 3, 1)] * 4 + [(1, 2, 1), (1, 2, 0),
+                                                                                                  (2, 1, 0.5)]:
+            games += [(i, j, s), (j, i, 1 - s)]
+        for anchor in (None, 3):
+            with self.subTest(anchor=anchor):
+                fit = rating.bayes(4, games, anchor)
+                elo = [r.elo for r in fit.ratings]
+                self.assertTrue(all(math.isfinite(x) for x in elo), elo)
+                self.assertTrue(elo[0] > max(elo[1], elo[2]) and min(elo[1], elo[2]) > elo[3], elo)
+                self.assertTrue(all(r.low is not None and math.isfinite(r.high) for r in fit.ratings if r.note != "anchor"))
+                self.assertGreater(fit.los[(0, 1)], 0.9)
+                self.assertLess(fit.los[(3, 2)], 0.1)
+        # an engine that lost its only game (it played engine 0 alone) is still rated, as is the winner
+        won, lost, waiting = rating.ratings(3, [(0, 1, 1)])
+        self.assertTrue(won.elo > 0 > lost.elo and math.isfinite(won.elo))
+        self.assertEqual((waiting.elo, waiting.note), (None, "no games yet"))
 
-    def test_the_maximum_gives_every_engine_its_points(self):
-        # no closed form here: at the maximum each engine's expected points equal its points
+    def test_a_synthetic_tournament_recovers_the_ratings_it_was_drawn_from(self):
+        true, advantage, drawelo = [-150, -60, 0, 40, 170], 30, 80  # mean 0, the default anchor
+        inside = 0
+        for seed in range(20):
+            fit = rating.bayes(5, simulated(true, advantage, drawelo, 60, seed))
+            for r, x in zip(fit.ratings, true):
+                sd = (r.high - r.elo) / 1.959964
+                self.assertLess(abs(r.elo - x), 3 * sd, (seed, r.index))
+                inside += r.low <= x <= r.high
+            self.assertLess(abs(fit.advantage - advantage), 3 * fit.advantage_sd, seed)
+            self.assertLess(abs(fit.drawelo - drawelo), 3 * fit.drawelo_sd, seed)
+        # the 95% intervals hold the true rating about 95 times in 100 (93 with these seeds)
+        self.assertGreaterEqual(inside, 88)
+
+    def test_the_posterior_is_at_its_maximum(self):
+        # no closed form with four engines: the fit's log-posterior is above every nearby point
         games = [(0, 1, 1), (0, 1, 0.5), (1, 2, 1), (2, 0, 1), (0, 3, 1), (3, 1, 0.5), (3, 2, 0), (2, 3, 0.5),
                  (0, 2, 1), (1, 3, 1), (3, 0, 1)]
+        best = rating.bayes(4, games, anchor=0).fit
         elo = [r.elo for r in rating.ratings(4, games)]
         self.assertAlmostEqual(sum(elo), 0.0, places=9)
-        for k in range(4):
-            expected = actual = 0.0
-            for i, j, s in games:
-                if k in (i, j):
-                    p = stats.elo_to_score(elo[i] - elo[j])
-                    expected += p if k == i else 1 - p
-                    actual += s if k == i else 1 - s
-            self.assertAlmostEqual(expected, actual, places=8)
+        cells = {}
+        for (b, w), counts in best.cells.items():
+            cells[(b, w)] = counts
+        base = best.log_posterior
+        for k in range(1, 4):
+            for step in (1e-4, -1e-4):
+                theta = list(best.theta)
+                theta[k] += step
+                value = sum(rating._terms(theta[b] - theta[w] + best.advantage, best.drawelo, c)[0]
+                            for (b, w), c in cells.items())
+                self.assertLess(value, base)
 
-    def test_no_finite_rating_is_said_so(self):
-        games = [(0, 1, 1)] * 3 + [(0, 2, 1)] * 2 + [(1, 2, 1), (1, 2, 0)]
-        top, one, two, idle = rating.ratings(4, games)
-        self.assertEqual(top.elo, math.inf)
-        self.assertIn("every point", top.note)
-        self.assertAlmostEqual(one.elo, 0.0)
-        self.assertEqual((idle.elo, idle.note), (None, "no games yet"))
-        self.assertEqual(rating.ratings(3, [(0, 1, 0)] * 2 + [(1, 2, 0.5)], anchor=1)[0].elo, -math.inf)
-        # early in a tournament: one win, so the winner is rated alone, with nothing to give it an interval
-        won, lost, waiting = rating.ratings(3, [(0, 1, 1)])
-        self.assertEqual((won.elo, won.low, won.note), (0.0, None, "rated alone"))
-        self.assertEqual((lost.elo, waiting.elo, waiting.note), (-math.inf, None, "no games yet"))
-        # two pairs that never met: the first pair is rated, the other has nothing linking it to them
-        apart = rating.ratings(4, [(0, 1, 1), (0, 1, 0.5), (2, 3, 0), (2, 3, 1)])
+    def test_engines_with_no_path_of_games_to_the_anchor_are_listed_apart(self):
+        # 0-1 and 1-2 met, 3-4 met: 2 is linked to 0 through 1 and rated; 3 and 4 are not, with the reason
+        games = [(0, 1, 1), (1, 0, 0.5), (1, 2, 1), (2, 1, 0), (3, 4, 1)]
+        fit = rating.bayes(6, games, anchor=2, names=["a", "b", "c", "d", "e", "f"])
+        self.assertEqual([r.elo is None for r in fit.ratings], [False, False, False, True, True, True])
+        self.assertEqual(fit.ratings[3].note, "no path of games to c")
+        self.assertEqual(fit.ratings[5].note, "no games yet")
+        apart = rating.bayes(4, [(0, 1, 1), (0, 1, 0.5), (2, 3, 0)], names=["a", "b", "c", "d"]).ratings
         self.assertEqual([r.elo is None for r in apart], [False, False, True, True])
-        self.assertEqual(apart[2].note, "no games linking it to the rated engines")
+        self.assertEqual(apart[2].note, "no path of games to the rated engines (a, b)")
 
 
 class Plan(unittest.TestCase):
@@ -194,7 +234,7 @@ class Tournaments(Run):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn(f"resuming: {played} games already played, {24 - played} to go", done.stderr)
         self.assertIn("games 24/24", done.stderr)
-        for words in ("24 of 24 games", "maximum-likelihood Elo", "crosstable", "ms/move"):
+        for words in ("24 of 24 games", "Bayesian Elo", "likelihood of superiority", "crosstable", "ms/move"):
             self.assertIn(words, done.stdout)
         header, games = self.records()
         self.assertEqual(header["type"], "tournament")
@@ -224,6 +264,15 @@ class Tournaments(Run):
                     self.assertEqual((ab["games"], ab["points"] + ba["points"]), (4, 4))
                     self.assertEqual(ab["discs"], -ba["discs"])
         self.assertAlmostEqual(sum(r["elo"] for r in rep["ratings"]), 0, delta=0.2)
+        # the likelihood of superiority of every pair of rated engines, each pair's two summing to 1,
+        # and the fitted model
+        names = [r["name"] for r in rep["ratings"]]
+        self.assertEqual(sorted(rep["los"]), sorted(names))
+        for a in names:
+            for b in names:
+                if a != b:
+                    self.assertAlmostEqual(rep["los"][a][b] + rep["los"][b][a], 1, delta=2e-4)
+        self.assertEqual(set(rep["advantage"]), {"elo", "sd"})
         for row in rep["ratings"]:
             self.assertEqual(row["games"], 12)
             self.assertGreater(row["moves_timed"], 0)
@@ -264,6 +313,40 @@ class Tournaments(Run):
         with open(os.path.join(merged, referee.GAMES), encoding="utf-8") as f:
             self.assertEqual(len(f.read().splitlines()), 12)
 
+    def test_a_shard_that_died_is_named_and_its_rerun_plays_only_the_missing_games(self):
+        argv = ["--count", "2", "--movetime", "5000", *four()[:12]]
+        parts = [os.path.join(self.dir, f"shard{k}") for k in (1, 2)]
+        for k, out in enumerate(parts, 1):
+            self.tournament(*argv, "--shard", f"{k}/2", out=out)
+        path = os.path.join(parts[1], referee.RESULTS)
+        with open(path, encoding="utf-8") as f:
+            lines = f.readlines()
+        with open(path, "w", encoding="utf-8") as f:  # killed after its fourth game, midway through a line
+            f.writelines(lines[:5])
+            f.write(lines[5][:30])
+
+        def merge(*places):
+            stderr = io.StringIO()
+            with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+                code = referee.main(["merge", "--complete", *places])
+            return code, stderr.getvalue()
+
+        code, err = merge(*parts)
+        self.assertEqual(code, 2)
+        self.assertEqual(err.splitlines(), [f"error: incomplete: shard 2/2 ({parts[1]}) has 4 of 6 games; run those "
+                                            "shards' commands again (they play only their missing games), then merge"])
+        self.assertIn("shard 2/2 not given", merge(parts[0])[1])
+        other = os.path.join(self.dir, "other")
+        self.tournament("--count", "1", "--movetime", "5000", *four()[:12], "--shard", "2/2", out=other)
+        code, err = merge(parts[0], other)
+        self.assertEqual((code, err), (2, f"error: {other}/results.jsonl: a different tournament (engines, openings or "
+                                           "time control differ)\n"))
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(referee.main(["tournament", *argv, "--shard", "2/2", "--out", parts[1]]), 0)
+        self.assertIn("resuming: 4 games already played, 2 to go", stderr.getvalue())
+        self.assertEqual(merge(*parts), (0, ""))
+
     def test_gauntlet_cycles_and_each_engines_own_limit(self):
         text = self.tournament(
             "--gauntlet", "--cycles", "2", "--count", "1", "--log",
@@ -296,16 +379,15 @@ class Tournaments(Run):
         self.assertEqual(rows["slow"]["forfeits"], {"time": 2})
         self.assertEqual(rows["good"]["forfeits"], {})
 
-    def test_forfeits_are_counted_and_a_pointless_engine_is_minus_infinity(self):
+    def test_forfeits_are_counted_and_a_pointless_engine_is_rated_last(self):
         text = self.tournament("--count", "1", "--movetime", "5000", "-j", "2", *four()[:8],
                                "-e", *fake("--mode", "crash", "--after", "3", name="crasher"))
         rows = {r["name"]: r for r in self.report()["ratings"]}
         self.assertEqual(rows["crasher"]["forfeits"], {"crash": 4})
-        self.assertIsNone(rows["crasher"]["elo"])
-        self.assertTrue(rows["crasher"]["note"].startswith("-inf"))
+        self.assertLess(rows["crasher"]["elo"], min(r["elo"] for r in rows.values() if r["name"] != "crasher"))
         self.assertEqual(rows["crasher"]["rank"], 3)
         self.assertIn("crash 4", text)
-        self.assertIn("-inf", text)
+        self.assertNotIn("inf", text)
 
     def test_bad_tournaments_are_refused(self):
         two = fake(name="x"), fake(name="y")
@@ -322,6 +404,124 @@ class Tournaments(Run):
                     code = referee.main(["tournament", "--movetime", "100", "--out", self.out, *argv])
                 self.assertEqual(code, 2)
                 self.assertTrue(stderr.getvalue().startswith("error: "), stderr.getvalue())
+
+
+class EnginesFile(Run):
+    tournament, report = Tournaments.tournament, Tournaments.report
+
+    def write(self, entries, name="engines.json"):
+        path = os.path.join(self.dir, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(entries if isinstance(entries, str) else json.dumps(entries))
+        return path
+
+    def entries(self):
+        return [
+            {"name": "greedy", "command": f"{FAKE} --style greedy --proto native", "protocol": "native"},
+            {"name": "r1", "command": f"{FAKE} --style random --seed 1 --proto native",
+             "initStrings": ["set book randomness 0"], "movetime": 3000},
+            {"name": "r2", "command": f"{FAKE} --style random --seed 2 --proto gtp", "protocol": "gtp",
+             "workingDirectory": "."},
+            {"name": "unused", "command": "no-such-program"},
+        ]
+
+    def test_a_tournament_from_an_engines_file_with_each(self):
+        path = self.write(self.entries())
+        self.tournament("--engines", path, "--count", "1", "--each", "movetime=4000", "init=set level 1",
+                        "-e", "name=greedy", "-e", "name=r1", "tc=30+1", "-e", "name=r2")
+        with open(os.path.join(self.out, referee.RESULTS), encoding="utf-8") as f:
+            header = json.loads(f.readline())
+        engines = {e["name"]: e for e in header["engines"]}
+        self.assertEqual(list(engines), ["greedy", "r1", "r2"])
+        # --each comes after the file and before the engine's own words: r1's own tc= replaces the
+        # movetime of the file and of --each, and init lines add up
+        self.assertEqual(engines["greedy"]["movetime_ms"], 4000)
+        self.assertEqual(engines["r1"]["clock_ms"], [30000.0, 1000.0])
+        self.assertNotIn("movetime_ms", engines["r1"])
+        self.assertEqual(engines["r1"]["init"], ["set book randomness 0", "set level 1"])
+        self.assertEqual(engines["r2"]["proto"], "gtp")
+        self.assertEqual(self.report()["games_played"], 6)
+        # the same engines from -e words alone make the same tournament: it resumes with nothing to play
+        self.tournament("--count", "1", "-e", f"cmd={FAKE} --style greedy --proto native", "name=greedy",
+                        "movetime=4000", "init=set level 1",
+                        "-e", f"cmd={FAKE} --style random --seed 1 --proto native", "name=r1", "tc=30+1",
+                        "init=set book randomness 0", "init=set level 1",
+                        "-e", f"cmd={FAKE} --style random --seed 2 --proto gtp", "proto=gtp", "name=r2",
+                        "movetime=4000", "init=set level 1")
+
+    def test_bad_engines_files_get_one_line_naming_the_entry_and_field(self):
+        good = self.entries()
+        cases = [
+            ("[", "not JSON"),
+            ('{"name": "x"}', "expected a JSON list"),
+            ([good[0], "r1"], "entry 2: expected an object"),
+            ([good[0], {"command": "x"}], 'entry 2: field "name" missing'),
+            ([{"name": "a"}], 'entry 1 (a): field "command" missing'),
+            ([good[0], dict(good[1], depth=0)], 'entry 2 (r1): field "depth" is 0; expected a whole number'),
+            ([good[0], dict(good[1], depth="4")], 'entry 2 (r1): field "depth" is "4"'),
+            ([dict(good[0], protocol="uci")], 'entry 1 (greedy): field "protocol" is "uci"; expected one of'),
+            ([dict(good[0], initStrings="go")], 'field "initStrings" is "go"; expected a list of strings'),
+            ([dict(good[0], tc="fast")], 'field "tc" is "fast"'),
+            ([dict(good[0], option=1)], 'entry 1 (greedy): field "option" unknown'),
+            ([good[0], good[0]], 'entry 2 (greedy): field "name": another entry has this name'),
+        ]
+        for content, words in cases:
+            with self.subTest(words=words):
+                path = self.write(content)
+                err = self.refused("--engines", path, "-e", "name=greedy", "-e", "name=r1")
+                self.assertIn(words, err)
+                self.assertIn(path, err)
+        path = self.write(good)
+        self.assertIn("-e name=r9: not in", self.refused("--engines", path, "-e", "name=greedy", "-e", "name=r9"))
+        self.assertIn("give --engines FILE", self.refused("-e", "name=greedy", "-e", "name=r1"))
+        self.assertIn("cannot read --engines", self.refused("--engines", path + ".none", "-e", "name=r1",
+                                                                   "-e", "name=r2"))
+        self.assertIn("GTP has no depth", self.refused("--engines", path, "--each", "depth=2", "-e", "name=greedy",
+                                                       "-e", "name=r2"))
+
+    def refused(self, *argv):
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            code = referee.main(["tournament", "--count", "1", "--out", self.out, *argv])
+        self.assertEqual(code, 2)
+        lines = stderr.getvalue().splitlines()
+        self.assertEqual(len(lines), 1, lines)
+        self.assertTrue(lines[0].startswith("error: "), lines)
+        return lines[0]
+
+
+class Repeats(Run):
+    def refusal(self, command, *argv):
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            code = referee.main([command, "--movetime", "5000", "--out", self.out, *argv])
+        return code, stderr.getvalue()
+
+    def test_deterministic_engines_from_the_start_position_play_each_colour_once(self):
+        three = ["-e", *fake(name="x"), "-e", *fake(name="y"), "-e", *fake(name="z"),
+                 "init=set book randomness 2"]
+        # x-y would repeat; x-z and y-z vary through z's book randomness
+        code, err = self.refusal("tournament", "--start", "--count", "2", *three)
+        self.assertEqual(code, 2)
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertIn("--start with 2 games a colour: x-y would play the same game again", err)
+        self.assertNotIn("x-z", err)
+        code, err = self.refusal("tournament", "--start", "--count", "1", "--cycles", "2", *three)
+        self.assertIn("x-y would play", err)
+        code, err = self.refusal("match", "--start", "--count", "3", "-e", *fake(name="x"), "-e", *fake(name="y"))
+        self.assertIn("--start with 3 games a colour: x-y", err)
+        self.assertFalse(os.path.exists(self.out), "refused before any file is written")
+        # one game a colour, a gauntlet whose every pairing has z, or openings: played
+        for argv in (["--start", "--count", "1", *three],
+                     ["--start", "--count", "2", "--gauntlet", *three[8:], *three[:8]],
+                     ["--count", "2", *three]):
+            with self.subTest(argv=argv):
+                code, err = self.refusal("tournament", *argv, "--out", os.path.join(self.dir, str(len(argv))))
+                self.assertEqual(code, 0, err)
+        spec = lambda *init: referee.EngineSpec(["cmd=e", "depth=1", *(f"init={x}" for x in init)])  # noqa: E731
+        self.assertTrue(referee.varies(spec("set book randomness 1")))
+        self.assertFalse(referee.varies(spec("set book randomness 0")))
+        self.assertFalse(referee.varies(spec("set book off", "set book randomness x")))
 
 
 @unittest.skipUnless(EBONY, "EBONY_BIN unset or its native protocol loop not built yet")
