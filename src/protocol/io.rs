@@ -113,8 +113,22 @@ pub fn note(line: impl std::fmt::Display) {
 /// referee reading the pipe never waits on a buffer.
 pub struct Output<W: Write> {
     out: W,
-    /// A progress line (a terminal's) is on screen without its newline.
-    open: bool,
+    /// Where a terminal's progress line is.
+    live: Live,
+    /// The cursor's line holds a prompt no input followed, or the terminal's echo of Ctrl-C: the
+    /// next line starts below it.
+    row_taken: bool,
+}
+
+/// The progress line of a search at a terminal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Live {
+    /// None on screen (the next one opens a line).
+    None,
+    /// On the line just above the cursor, where it is rewritten.
+    Above,
+    /// Left as it stands: a line was typed below it (see [`Output::freeze`]).
+    Frozen,
 }
 
 impl Output<io::Stdout> {
@@ -125,15 +139,62 @@ impl Output<io::Stdout> {
 
 impl<W: Write> Output<W> {
     pub fn new(out: W) -> Output<W> {
-        Output { out, open: false }
+        Output { out, live: Live::None, row_taken: false }
     }
 
-    /// Writes `text` over the progress line on screen (a terminal's: a carriage return, the text,
-    /// the rest of the line erased), without a newline; the next [`Output::line`] starts below it,
-    /// so the last progress stays on screen.
+    /// Shows a search's progress on one line of a terminal, rewritten as the search deepens; it
+    /// stays on screen, and the next [`Output::line`] goes below it.
+    ///
+    /// The input is read line by line in the terminal's own line mode (the system echoes and edits
+    /// what is typed, and ebony sees nothing before Enter), so ebony can neither know that a key was
+    /// typed nor redraw a half-typed line. The progress line is therefore never the line the cursor
+    /// is on: it is written once with its newline, then rewritten in place on the line above the
+    /// cursor (cursor saved, moved up, restored), so keys typed meanwhile, echoed at the cursor, are
+    /// never touched. Once a whole line has been typed ([`Output::freeze`]) the line above the cursor
+    /// is no longer the progress line, and it is left as it stands. Raw mode with ebony's own line
+    /// editing would avoid the one race left (Enter pressed as a rewrite is under way) at the cost of
+    /// owning the terminal's state, which a crash would leave broken.
     pub fn progress(&mut self, text: impl std::fmt::Display) {
-        self.open = true;
-        self.write(format_args!("\r{text}\x1b[K"));
+        match self.live {
+            Live::None => {
+                self.end_row();
+                self.live = Live::Above;
+                self.write(format_args!("{text}\n"));
+            }
+            Live::Above => self.write(format_args!("\x1b7\x1b[A\r{text}\x1b[K\x1b8")),
+            Live::Frozen => {}
+        }
+    }
+
+    /// Stops rewriting the progress line: a line was typed under it.
+    pub fn freeze(&mut self) {
+        if self.live == Live::Above {
+            self.live = Live::Frozen;
+        }
+    }
+
+    /// Writes a terminal's prompt (no newline): what is typed next follows it on its line.
+    pub fn prompt(&mut self, text: impl std::fmt::Display) {
+        self.end_row();
+        self.row_taken = true;
+        self.write(format_args!("{text}"));
+    }
+
+    /// Input came after the prompt: the terminal's echo of its Enter ended the prompt's line.
+    pub fn answered(&mut self) {
+        self.row_taken = false;
+    }
+
+    /// The terminal echoed Ctrl-C (`^C`) at the cursor: what follows starts on the next line.
+    pub fn echoed(&mut self) {
+        self.row_taken = true;
+    }
+
+    /// Ends the line of a prompt no input followed, or of an echoed Ctrl-C, before anything else.
+    pub fn end_row(&mut self) {
+        if std::mem::take(&mut self.row_taken) {
+            self.write(format_args!("\n"));
+        }
     }
 
     /// Writes one line and flushes. The output is the engine's only channel: once a write fails (the
@@ -141,9 +202,8 @@ impl<W: Write> Output<W> {
     /// process ends at once with status 1 after one line on stderr (a search under way ends with it).
     pub fn line(&mut self, line: impl std::fmt::Display) {
         log::debug!("> {line}");
-        if std::mem::take(&mut self.open) {
-            self.write(format_args!("\n"));
-        }
+        self.live = Live::None;
+        self.end_row();
         self.write(format_args!("{line}\n"));
     }
 
