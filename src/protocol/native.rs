@@ -181,7 +181,11 @@ impl<W: Write> Frontend for Native<W> {
         self.out.prompt(self.prompt());
         loop {
             if let Some(input) = self.inbox.next_within(PROMPT_POLL) {
-                self.out.answered();
+                // A line's Enter, echoed, ended the prompt's row; Ctrl-D (end of input) did not.
+                match input {
+                    Input::Eof => self.out.end_row(),
+                    _ => self.out.answered(),
+                }
                 return input;
             }
             if signal::take() {
