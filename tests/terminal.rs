@@ -458,9 +458,7 @@ fn in_a_pipe_sigint_ends_ebony() {
 }
 
 /// The search line is rewritten above the row where the person types: keys typed during a search
-/// stay as typed. (Ctrl-C ends the search rather than Enter: a line typed whole during a search is
-/// left below the search line, which is frozen once ebony has read the line, and a rewrite between
-/// the Enter and that read is the one case the design leaves open; see `Output::progress`.)
+/// stay as typed (Ctrl-C ends the search, with its echo after them; the next case types a line whole).
 #[test]
 fn the_search_line_leaves_typed_keys_alone() {
     let Some(mut tty) = Tty::start() else { return };
@@ -478,4 +476,25 @@ fn the_search_line_leaves_typed_keys_alone() {
     let search = rows.iter().position(|r| r.starts_with("depth ")).expect("search line");
     assert_eq!(rows[search + 1], "pin^C", "{out}");
     assert!(rows[search + 2].starts_with("bestmove "), "{out}");
+}
+
+/// A line typed whole during a search stays as typed under the search line, which is left as it
+/// stands from then on; the reply comes under the line.
+#[test]
+fn a_line_typed_during_a_search_stays_under_the_search_line() {
+    let Some(mut tty) = Tty::start() else { return };
+    tty.wait_for(", black to move", 1);
+    tty.send(b"go infinite\n");
+    tty.wait_for("depth 5@", 1);
+    tty.send(b"ping 5\n");
+    tty.wait_for("pong 5", 1);
+    // Searching on past the line: a new search line opens under the reply.
+    tty.wait_after("pong 5", "\x1b[K");
+    tty.send(b"stop\n");
+    tty.wait_for("bestmove ", 1);
+    let out = tty.finish();
+    let rows = screen(&out);
+    let typed = rows.iter().position(|r| r == "ping 5").unwrap_or_else(|| panic!("no row 'ping 5':\n{out}"));
+    assert!(rows[typed - 1].starts_with("depth "), "{out}");
+    assert_eq!(rows[typed + 1], "pong 5", "{out}");
 }

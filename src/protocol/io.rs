@@ -1,7 +1,8 @@
 //! Line I/O shared by every front end: a reader thread turning stdin into a channel of lines (so a
 //! running search can poll for `stop`), and one writer that flushes each protocol line.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::thread;
 
@@ -42,7 +43,57 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(mut reader: R) -> io::Result<Re
 
 /// Reads the standard input on its own thread.
 pub fn spawn_stdin_reader() -> io::Result<Receiver<Input>> {
-    spawn_reader(io::BufReader::new(io::stdin()))
+    spawn_reader(io::BufReader::new(Watched(io::stdin())))
+}
+
+/// The reader thread holds bytes of standard input it has not yet sent on as lines.
+static IN_HAND: AtomicBool = AtomicBool::new(false);
+
+/// Standard input, telling [`IN_HAND`] when bytes leave the system for the reader thread: a read is
+/// asked for once the lines read before have all been sent.
+struct Watched<R>(R);
+
+impl<R: Read> Read for Watched<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        IN_HAND.store(false, Ordering::SeqCst);
+        let n = self.0.read(buf)?;
+        IN_HAND.store(n > 0, Ordering::SeqCst);
+        Ok(n)
+    }
+}
+
+/// Whether a line typed at the terminal may be on its way to the channel: complete in the system's
+/// buffer (Enter pressed, the cursor already moved down) or read and not yet sent. Looked at before
+/// the channel, so that a line is seen in one place or the other, except in the instant between the
+/// system's copy and [`IN_HAND`] being set.
+pub fn line_on_its_way() -> bool {
+    IN_HAND.load(Ordering::SeqCst) || os::line_waiting()
+}
+
+#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+mod os {
+    /// `FIONREAD` (`TIOCINQ`) of the generic Linux ioctls: for a terminal in its line mode, the
+    /// bytes of the whole lines waiting to be read.
+    const FIONREAD: std::ffi::c_ulong = 0x541B;
+
+    extern "C" {
+        fn ioctl(fd: i32, request: std::ffi::c_ulong, ...) -> i32;
+    }
+
+    pub fn line_waiting() -> bool {
+        let mut waiting: i32 = 0;
+        // SAFETY: FIONREAD writes one int through the pointer, which points to one.
+        let status = unsafe { ioctl(0, FIONREAD, &mut waiting as *mut i32) };
+        status == 0 && waiting > 0
+    }
+}
+
+/// Elsewhere only the reader thread's own account is known.
+#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+mod os {
+    pub fn line_waiting() -> bool {
+        false
+    }
 }
 
 /// Reads one line, keeping at most [`MAX_LINE`] bytes of it in memory.
@@ -152,9 +203,10 @@ impl<W: Write> Output<W> {
     /// cursor (cursor saved, moved up, restored), so keys typed meanwhile, echoed at the cursor, are
     /// never touched. Once a whole line has been typed ([`Output::freeze`]) the line above the cursor
     /// is no longer the progress line, and it is left as it stands. One race is left: a rewrite
-    /// between the Enter (the terminal moves the cursor down at once) and ebony's read of the line
-    /// lands on the line typed. Raw mode with ebony's own line editing would close it at the cost of
-    /// owning the terminal's state, which a crash would leave broken.
+    /// between the Enter (the terminal moves the cursor down at once) and the line reaching the loop
+    /// would land on the line typed. Before each rewrite the loop asks [`line_on_its_way`], which closes
+    /// it but for an instant; raw mode with ebony's own line editing would close it whole at the
+    /// cost of owning the terminal's state, which a crash would leave broken.
     pub fn progress(&mut self, text: impl std::fmt::Display) {
         match self.live {
             Live::None => {

@@ -743,7 +743,16 @@ impl<W: Write> Observer for Listener<'_, W> {
     fn info(&mut self, info: &Info) {
         match self.progress {
             Progress::Hidden => {}
-            Progress::OneLine => self.out.progress(ProgressLine(info)),
+            Progress::OneLine => {
+                // A line typed (Enter pressed) and not yet read sits where the rewrite would go: the
+                // system's buffer and the reader are asked first, then the channel is drained, so
+                // that a line on its way is seen in one or the other (see `Output::progress`).
+                if self.terminal && io::line_on_its_way() {
+                    self.out.freeze();
+                }
+                self.poll();
+                self.out.progress(ProgressLine(info));
+            }
             Progress::EveryLine => self.out.line(InfoLine(info)),
         }
     }
