@@ -3,7 +3,8 @@
 
 use crate::protocol::io::Input;
 use std::collections::VecDeque;
-use std::sync::mpsc::{Receiver, TryRecvError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
+use std::time::Duration;
 
 /// Whether a front end's loop goes on after a line.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -21,6 +22,10 @@ pub trait Frontend {
     fn too_long(&mut self, length: usize);
     /// Answers, once, `count` lines dropped because too many waited during a search.
     fn dropped(&mut self, count: usize);
+    /// The next input to answer, waiting for one (a front end for a person prompts here).
+    fn next_input(&mut self) -> Input {
+        self.inbox().next_input()
+    }
 }
 
 /// Most lines that wait for a search to end; past [`MAX_PENDING_LINES`] lines or
@@ -34,7 +39,7 @@ pub const MAX_PENDING_BYTES: usize = 4 << 20;
 /// Answers lines, those queued during searches first, until the front end exits or input ends.
 pub fn serve(frontend: &mut impl Frontend) {
     loop {
-        let flow = match frontend.inbox().next_input() {
+        let flow = match frontend.next_input() {
             Input::Line(line) => frontend.line(&line),
             Input::TooLong(length) => {
                 frontend.too_long(length);
@@ -79,6 +84,18 @@ impl Inbox {
             return Input::Eof;
         }
         self.rx.recv().unwrap_or(Input::Eof)
+    }
+
+    /// The next input if one comes within `wait`; a closed channel reads as end of input.
+    pub fn next_within(&mut self, wait: Duration) -> Option<Input> {
+        if !self.pending.is_empty() || self.closed {
+            return Some(self.next_input());
+        }
+        match self.rx.recv_timeout(wait) {
+            Ok(input) => Some(input),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => Some(Input::Eof),
+        }
     }
 
     /// Moves what has arrived into the queue without waiting and tells whether any new input makes

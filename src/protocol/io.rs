@@ -1,7 +1,8 @@
 //! Line I/O shared by every front end: a reader thread turning stdin into a channel of lines (so a
 //! running search can poll for `stop`), and one writer that flushes each protocol line.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::thread;
 
@@ -42,7 +43,57 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(mut reader: R) -> io::Result<Re
 
 /// Reads the standard input on its own thread.
 pub fn spawn_stdin_reader() -> io::Result<Receiver<Input>> {
-    spawn_reader(io::BufReader::new(io::stdin()))
+    spawn_reader(io::BufReader::new(Watched(io::stdin())))
+}
+
+/// The reader thread holds bytes of standard input it has not yet sent on as lines.
+static IN_HAND: AtomicBool = AtomicBool::new(false);
+
+/// Standard input, telling [`IN_HAND`] when bytes leave the system for the reader thread: a read is
+/// asked for once the lines read before have all been sent.
+struct Watched<R>(R);
+
+impl<R: Read> Read for Watched<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        IN_HAND.store(false, Ordering::SeqCst);
+        let n = self.0.read(buf)?;
+        IN_HAND.store(n > 0, Ordering::SeqCst);
+        Ok(n)
+    }
+}
+
+/// Whether a line typed at the terminal may be on its way to the channel: complete in the system's
+/// buffer (Enter pressed, the cursor already moved down) or read and not yet sent. Looked at before
+/// the channel, so that a line is seen in one place or the other, except in the instant between the
+/// system's copy and [`IN_HAND`] being set.
+pub fn line_on_its_way() -> bool {
+    IN_HAND.load(Ordering::SeqCst) || os::line_waiting()
+}
+
+#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+mod os {
+    /// `FIONREAD` (`TIOCINQ`) of the generic Linux ioctls: for a terminal in its line mode, the
+    /// bytes of the whole lines waiting to be read.
+    const FIONREAD: std::ffi::c_ulong = 0x541B;
+
+    extern "C" {
+        fn ioctl(fd: i32, request: std::ffi::c_ulong, ...) -> i32;
+    }
+
+    pub fn line_waiting() -> bool {
+        let mut waiting: i32 = 0;
+        // SAFETY: FIONREAD writes one int through the pointer, which points to one.
+        let status = unsafe { ioctl(0, FIONREAD, &mut waiting as *mut i32) };
+        status == 0 && waiting > 0
+    }
+}
+
+/// Elsewhere only the reader thread's own account is known.
+#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+mod os {
+    pub fn line_waiting() -> bool {
+        false
+    }
 }
 
 /// Reads one line, keeping at most [`MAX_LINE`] bytes of it in memory.
@@ -113,8 +164,22 @@ pub fn note(line: impl std::fmt::Display) {
 /// referee reading the pipe never waits on a buffer.
 pub struct Output<W: Write> {
     out: W,
-    /// A progress line (a terminal's) is on screen without its newline.
-    open: bool,
+    /// Where a terminal's progress line is.
+    live: Live,
+    /// The cursor's line holds a prompt no input followed, or the terminal's echo of Ctrl-C: the
+    /// next line starts below it.
+    row_taken: bool,
+}
+
+/// The progress line of a search at a terminal.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Live {
+    /// None on screen (the next one opens a line).
+    None,
+    /// On the line just above the cursor, where it is rewritten.
+    Above,
+    /// Left as it stands: a line was typed below it (see [`Output::freeze`]).
+    Frozen,
 }
 
 impl Output<io::Stdout> {
@@ -125,15 +190,67 @@ impl Output<io::Stdout> {
 
 impl<W: Write> Output<W> {
     pub fn new(out: W) -> Output<W> {
-        Output { out, open: false }
+        Output { out, live: Live::None, row_taken: false }
     }
 
-    /// Writes `text` over the progress line on screen (a terminal's: a carriage return, the text,
-    /// the rest of the line erased), without a newline; the next [`Output::line`] starts below it,
-    /// so the last progress stays on screen.
+    /// Shows a search's progress on one line of a terminal, rewritten as the search deepens; it
+    /// stays on screen, and the next [`Output::line`] goes below it.
+    ///
+    /// The input is read line by line in the terminal's own line mode (the system echoes and edits
+    /// what is typed, and ebony sees nothing before Enter), so ebony can neither know that a key was
+    /// typed nor redraw a half-typed line. The progress line is therefore never the line the cursor
+    /// is on: it is written once with its newline, then rewritten in place on the line above the
+    /// cursor (cursor saved, moved up, restored), so keys typed meanwhile, echoed at the cursor, are
+    /// never touched. Once a whole line has been typed ([`Output::freeze`]) the line above the cursor
+    /// is no longer the progress line, and it is left as it stands. One race is left: a rewrite
+    /// between the Enter (the terminal moves the cursor down at once) and the line reaching the loop
+    /// would land on the line typed. Before each rewrite the loop asks [`line_on_its_way`], which closes
+    /// it but for an instant; raw mode with ebony's own line editing would close it whole at the
+    /// cost of owning the terminal's state, which a crash would leave broken.
     pub fn progress(&mut self, text: impl std::fmt::Display) {
-        self.open = true;
-        self.write(format_args!("\r{text}\x1b[K"));
+        match self.live {
+            Live::None => {
+                self.end_row();
+                self.live = Live::Above;
+                self.write(format_args!("{text}\n"));
+            }
+            // The first column by `CSI G`, not a carriage return: the system writes a run of
+            // ordinary bytes to the terminal in one piece, but stops at a carriage return, where the
+            // echo of a key typed meanwhile could land inside the rewrite.
+            Live::Above => self.write(format_args!("\x1b7\x1b[A\x1b[G{text}\x1b[K\x1b8")),
+            Live::Frozen => {}
+        }
+    }
+
+    /// Stops rewriting the progress line: a line was typed under it.
+    pub fn freeze(&mut self) {
+        if self.live == Live::Above {
+            self.live = Live::Frozen;
+        }
+    }
+
+    /// Writes a terminal's prompt (no newline): what is typed next follows it on its line.
+    pub fn prompt(&mut self, text: impl std::fmt::Display) {
+        self.end_row();
+        self.row_taken = true;
+        self.write(format_args!("{text}"));
+    }
+
+    /// Input came after the prompt: the terminal's echo of its Enter ended the prompt's line.
+    pub fn answered(&mut self) {
+        self.row_taken = false;
+    }
+
+    /// The terminal echoed Ctrl-C (`^C`) at the cursor: what follows starts on the next line.
+    pub fn echoed(&mut self) {
+        self.row_taken = true;
+    }
+
+    /// Ends the line of a prompt no input followed, or of an echoed Ctrl-C, before anything else.
+    pub fn end_row(&mut self) {
+        if std::mem::take(&mut self.row_taken) {
+            self.write(format_args!("\n"));
+        }
     }
 
     /// Writes one line and flushes. The output is the engine's only channel: once a write fails (the
@@ -141,9 +258,8 @@ impl<W: Write> Output<W> {
     /// process ends at once with status 1 after one line on stderr (a search under way ends with it).
     pub fn line(&mut self, line: impl std::fmt::Display) {
         log::debug!("> {line}");
-        if std::mem::take(&mut self.open) {
-            self.write(format_args!("\n"));
-        }
+        self.live = Live::None;
+        self.end_row();
         self.write(format_args!("{line}\n"));
     }
 

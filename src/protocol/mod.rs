@@ -11,4 +11,5 @@ pub mod io;
 pub mod native;
 pub mod nboard;
 pub mod parser;
+pub mod signal;
 pub mod view;

@@ -14,6 +14,7 @@ use crate::formats::ggf;
 use crate::protocol::inbox::{serve, Arrival, Flow, Frontend, Inbox, MAX_PENDING_BYTES, MAX_PENDING_LINES};
 use crate::protocol::io::{self, Input, Output};
 use crate::protocol::parser::{self, BookOption, Command, Format, Sides, COMMANDS, MAX_DEPTH};
+use crate::protocol::signal;
 use crate::protocol::view::{self, board_lines, final_score_for_black, Outcome, Progress, ProgressLine, View};
 use crate::rules::board::{Color, Move, Position};
 use crate::rules::game::Game;
@@ -38,6 +39,11 @@ pub fn run(
     terminal: bool,
     files: bool,
 ) -> std::io::Result<()> {
+    // Ctrl-C stops a search (and quits when pressed twice at the prompt) for a person at a terminal
+    // only: in a pipe it ends the process, as a script expects.
+    if terminal && !signal::install() {
+        log::warn!("Ctrl-C could not be caught: it will end ebony");
+    }
     let mut native = Native::new(io::spawn_stdin_reader()?, Output::stdout(), hash_mb, evaluator)
         .with_book(book, book_file)
         .with_view(View::new(terminal));
@@ -55,6 +61,8 @@ pub struct Native<W: Write> {
     /// The limits of the last `go`, `play` or `level`, for a `play` without any and ebony's moves
     /// in `mode`.
     limits: Limits,
+    /// The limits of the last `level`, for `hint` and `analyze` without any.
+    level: Limits,
     /// Who reads the output (a terminal or a pipe) and how much of a search they see.
     view: View,
     /// The sides ebony plays by itself (`mode`).
@@ -75,6 +83,7 @@ impl<W: Write> Native<W> {
             inbox: Inbox::new(input),
             out,
             limits: DEFAULT_PLAY_LIMITS,
+            level: DEFAULT_PLAY_LIMITS,
             view: View::PIPE,
             sides: Sides::default(),
             undone: Vec::new(),
@@ -156,7 +165,48 @@ impl<W: Write> Frontend for Native<W> {
              {MAX_PENDING_BYTES} bytes wait)"
         ));
     }
+
+    /// At a terminal, a prompt when ebony waits for the person (lines typed ahead run without one
+    /// between them), and Ctrl-C at it: once says how to quit, twice quits.
+    fn next_input(&mut self) -> Input {
+        if !self.view.terminal {
+            return self.inbox.next_input();
+        }
+        if let Some(input) = self.inbox.next_within(TYPED_AHEAD) {
+            return input;
+        }
+        // A Ctrl-C pressed before the prompt was for what ran then.
+        signal::take();
+        let mut warned = false;
+        self.out.prompt(self.prompt());
+        loop {
+            if let Some(input) = self.inbox.next_within(PROMPT_POLL) {
+                // A line's Enter, echoed, ended the prompt's row; Ctrl-D (end of input) did not.
+                match input {
+                    Input::Eof => self.out.end_row(),
+                    _ => self.out.answered(),
+                }
+                return input;
+            }
+            if signal::take() {
+                self.out.echoed();
+                if warned {
+                    self.out.end_row();
+                    return Input::Eof;
+                }
+                warned = true;
+                self.out.line("Ctrl-C again to quit, or type a command");
+                self.out.prompt(self.prompt());
+            }
+        }
+    }
 }
+
+/// How long a terminal's loop waits for a line already typed before it prompts: lines typed or
+/// pasted ahead arrive together, and a prompt between them would only break their output up.
+const TYPED_AHEAD: Duration = Duration::from_millis(50);
+/// How often the prompt looks for Ctrl-C while it waits for a line.
+const PROMPT_POLL: Duration = Duration::from_millis(50);
 
 impl<W: Write> Native<W> {
     fn execute(&mut self, command: Command) -> Flow {
@@ -177,20 +227,28 @@ impl<W: Write> Native<W> {
                     return self.respond();
                 }
             }
-            Command::Undo(count) => self.undo(count),
-            Command::Redo(count) => self.redo(count),
+            // Taking moves back under `mode` may leave ebony's side to move: it moves, as after any
+            // other command that does.
+            Command::Undo(count) => {
+                if self.undo(count) {
+                    return self.respond();
+                }
+            }
+            Command::Redo(count) => {
+                if self.redo(count) {
+                    return self.respond();
+                }
+            }
             Command::Mode(sides) => {
                 self.sides = sides;
                 return self.respond();
             }
-            Command::Level(limits) => self.limits = limits,
-            Command::Hint(count) => {
-                // A hint takes as long as one of ebony's moves: the level's depth, or its time.
-                let limits = match self.limits {
-                    Limits::Depth(depth) => Limits::Depth(depth.max(2)),
-                    Limits::MoveTime(time) => Limits::MoveTime(time),
-                    _ => DEFAULT_PLAY_LIMITS,
-                };
+            Command::Level(limits) => {
+                self.limits = limits;
+                self.level = limits;
+            }
+            Command::Hint(count, limits) => {
+                let limits = limits.unwrap_or_else(|| self.analysis_level());
                 return self.analyze(&limits, "hint", Some(count));
             }
             Command::Verbose(verbosity) => self.view.verbosity = verbosity,
@@ -208,7 +266,10 @@ impl<W: Write> Native<W> {
                 self.limits = limits;
                 return self.go(&limits, true);
             }
-            Command::Analyze(limits) => return self.analyze(&limits, "analysis", None),
+            Command::Analyze(limits) => {
+                let limits = limits.unwrap_or_else(|| self.analysis_level());
+                return self.analyze(&limits, "analysis", None);
+            }
             // Nothing to stop: a `stop` that crosses the `bestmove` on the wire is normal, not an error.
             Command::Stop => {}
             Command::IsReady => self.out.line("readyok"),
@@ -233,32 +294,65 @@ impl<W: Write> Native<W> {
         Flow::Continue
     }
 
+    /// `hint` and `analyze` without limits think as the level says: its depth (2 at least: a move
+    /// and one ply after it), or its time. A `go` or `play` does not change it.
+    fn analysis_level(&self) -> Limits {
+        match self.level {
+            Limits::Depth(depth) => Limits::Depth(depth.max(2)),
+            Limits::MoveTime(time) => Limits::MoveTime(time),
+            _ => DEFAULT_PLAY_LIMITS,
+        }
+    }
+
+    /// Whether the side to move is one `mode` gave ebony (in a game not over).
+    fn ebony_to_move(&self) -> bool {
+        let game = self.engine.game();
+        let ours = match game.position().side {
+            Color::Black => self.sides.black,
+            Color::White => self.sides.white,
+        };
+        ours && !game.is_over()
+    }
+
+    /// Whether the side to move is ebony's and has no move but to pass.
+    fn ebony_must_pass(&self) -> bool {
+        self.ebony_to_move() && self.engine.position().board.legal_moves() == [Move::Pass]
+    }
+
     /// Plays ebony's moves while the side to move is one `mode` gave it (several in a row across
     /// passes, the whole game with `mode both`), each a `play` with the current limits. A `stop`
     /// plays the move found and ends the run.
     fn respond(&mut self) -> Flow {
-        loop {
-            let game = self.engine.game();
-            let ours = match game.position().side {
-                Color::Black => self.sides.black,
-                Color::White => self.sides.white,
-            };
-            if !ours || game.is_over() {
-                return Flow::Continue;
+        while self.ebony_to_move() {
+            // At a terminal ebony's pass is announced, and nobody is asked to type it.
+            if self.ebony_must_pass() && self.view.board_after_moves() {
+                let side = self.engine.position().side;
+                self.out.line(format_args!("{side} has no move: ebony passes"));
             }
-            let played = game.moves().len();
+            let played = self.engine.game().moves().len();
             let limits = self.limits;
             if self.go(&limits, true) == Flow::Exit {
                 return Flow::Exit;
             }
+            if self.engine.game().moves().len() > played {
+                // A move of ebony's changes the position: what undo took back is forgotten.
+                self.undone.clear();
+            }
             if self.interrupted || self.engine.game().moves().len() == played {
                 return Flow::Continue;
             }
-            // Each of ebony's moves is followed by its board (with `mode both`, move after move).
-            if self.view.board_after_moves() {
+            // Each of ebony's moves is followed by its board (with `mode both`, move after move),
+            // but for a pass of its own to come: the board follows the pass.
+            if self.view.board_after_moves() && !self.ebony_must_pass() {
                 self.board();
             }
         }
+        Flow::Continue
+    }
+
+    /// A terminal's prompt (see [`view::prompt`]).
+    fn prompt(&self) -> String {
+        view::prompt(self.engine.position(), self.ebony_to_move())
     }
 
     /// What the board shows: the position and how many moves led to it.
@@ -320,7 +414,8 @@ impl<W: Write> Native<W> {
         false
     }
 
-    fn undo(&mut self, count: u32) {
+    /// `undo [N]`; whether the moves were taken back.
+    fn undo(&mut self, count: u32) -> bool {
         let played = self.engine.game().moves().len();
         if played < count as usize {
             let fix = match played {
@@ -328,15 +423,17 @@ impl<W: Write> Native<W> {
                 1 => "undo takes it back".to_string(),
                 _ => format!("undo {played} takes them all back"),
             };
-            return self.out.line(format_args!("error undo: cannot undo {count}, moves played: {played} ({fix})"));
+            self.out.line(format_args!("error undo: cannot undo {count}, moves played: {played} ({fix})"));
+            return false;
         }
         for _ in 0..count {
             self.undone.extend(self.engine.undo());
         }
+        true
     }
 
-    /// `redo [N]`: the last N moves `undo` took back, played again.
-    fn redo(&mut self, count: u32) {
+    /// `redo [N]`: the last N moves `undo` took back, played again; whether they were.
+    fn redo(&mut self, count: u32) -> bool {
         let left = self.undone.len();
         if left < count as usize {
             let fix = match left {
@@ -344,15 +441,18 @@ impl<W: Write> Native<W> {
                 1 => "redo plays it again".to_string(),
                 _ => format!("redo {left} plays them all again"),
             };
-            return self.out.line(format_args!("error redo: cannot redo {count}, moves taken back: {left} ({fix})"));
+            self.out.line(format_args!("error redo: cannot redo {count}, moves taken back: {left} ({fix})"));
+            return false;
         }
         for _ in 0..count {
             let Some(mv) = self.undone.pop() else { break };
             if let Err(e) = self.engine.play(mv) {
                 self.undone.clear();
-                return self.out.line(format_args!("error redo: {e}"));
+                self.out.line(format_args!("error redo: {e}"));
+                return false;
             }
         }
+        true
     }
 
     /// `go`, and `play` (`then_play`): the search, its bestmove, and for `play` the move played.
@@ -375,7 +475,8 @@ impl<W: Write> Native<W> {
             choice.mv
         } else {
             let progress = self.view.progress();
-            let mut listener = Listener::new(&mut self.inbox, &mut self.out, *limits == Limits::Infinite, progress);
+            let infinite = *limits == Limits::Infinite;
+            let mut listener = Listener::new(&mut self.inbox, &mut self.out, infinite, progress, self.view.terminal);
             let result = self.engine.search(&board, limits, &mut listener);
             let quit = listener.quit;
             self.interrupted = listener.stop;
@@ -409,7 +510,7 @@ impl<W: Write> Native<W> {
             _ => (MAX_DEPTH, None),
         };
         let start = Instant::now();
-        let mut listener = Listener::new(&mut self.inbox, &mut self.out, false, Progress::Hidden);
+        let mut listener = Listener::new(&mut self.inbox, &mut self.out, false, Progress::Hidden, self.view.terminal);
         let mut last = Vec::new();
         // From two plies: a move and one ply after it.
         for depth in 2..=deepest.max(2) {
@@ -560,7 +661,8 @@ const STATIC: &str = "(static evaluation, no search)";
 /// The search's view of the loop: polled from inside the search, it drains the input channel.
 /// `stop` and `quit` act at once; `isready` and `ping` are answered at once unless earlier lines
 /// wait (then they wait behind them, keeping replies in input order); every other line, and end of
-/// input, waits in `pending` for the loop.
+/// input, waits in `pending` for the loop. At a terminal Ctrl-C stops the search too, and `quit`
+/// stops it but waits its turn: what the person typed before it runs first.
 struct Listener<'a, W: Write> {
     inbox: &'a mut Inbox,
     out: &'a mut Output<W>,
@@ -573,11 +675,19 @@ struct Listener<'a, W: Write> {
     deadline: Option<Instant>,
     /// How `info` lines show (hidden for the many searches of `analyze`).
     progress: Progress,
+    /// A person at a terminal types the input (see [`Listener`]).
+    terminal: bool,
 }
 
 impl<'a, W: Write> Listener<'a, W> {
-    fn new(inbox: &'a mut Inbox, out: &'a mut Output<W>, infinite: bool, progress: Progress) -> Listener<'a, W> {
-        Listener { inbox, out, infinite, stop: false, quit: false, deadline: None, progress }
+    fn new(
+        inbox: &'a mut Inbox,
+        out: &'a mut Output<W>,
+        infinite: bool,
+        progress: Progress,
+        terminal: bool,
+    ) -> Listener<'a, W> {
+        Listener { inbox, out, infinite, stop: false, quit: false, deadline: None, progress, terminal }
     }
 
     fn expired(&self) -> bool {
@@ -587,15 +697,18 @@ impl<'a, W: Write> Listener<'a, W> {
 
 impl<W: Write> Observer for Listener<'_, W> {
     fn poll(&mut self) -> Control {
-        let Listener { inbox, out, stop, quit, .. } = self;
+        let Listener { inbox, out, stop, quit, terminal, .. } = self;
         // Lines after a stop stay in the channel for the loop: `stop` then `move f5` is normal.
         if !*stop {
             *stop = inbox.drain(|line, nothing_waits| {
                 log::debug!("< {line} (searching)");
+                // The line typed sits under the progress line, which stays as it is from now on.
+                out.freeze();
                 let answered = Arrival { queue: false, interrupt: false };
                 match parser::parse_line(line) {
                     Ok(None) => answered,
                     Ok(Some(Command::Stop)) => Arrival { queue: false, interrupt: true },
+                    Ok(Some(Command::Quit)) if *terminal => Arrival { queue: true, interrupt: true },
                     Ok(Some(Command::Quit)) => {
                         *quit = true;
                         Arrival { queue: false, interrupt: true }
@@ -613,6 +726,10 @@ impl<W: Write> Observer for Listener<'_, W> {
                 }
             });
         }
+        if self.terminal && signal::take() {
+            self.out.echoed();
+            self.stop = true;
+        }
         if self.infinite && self.inbox.is_closed() || self.expired() {
             self.stop = true;
         }
@@ -626,7 +743,16 @@ impl<W: Write> Observer for Listener<'_, W> {
     fn info(&mut self, info: &Info) {
         match self.progress {
             Progress::Hidden => {}
-            Progress::OneLine => self.out.progress(ProgressLine(info)),
+            Progress::OneLine => {
+                // A line typed (Enter pressed) and not yet read sits where the rewrite would go: the
+                // system's buffer and the reader are asked first, then the channel is drained, so
+                // that a line on its way is seen in one or the other (see `Output::progress`).
+                if self.terminal && io::line_on_its_way() {
+                    self.out.freeze();
+                }
+                self.poll();
+                self.out.progress(ProgressLine(info));
+            }
             Progress::EveryLine => self.out.line(InfoLine(info)),
         }
     }

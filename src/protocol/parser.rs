@@ -41,7 +41,8 @@ pub enum Command {
     /// `play [LIMITS]`: a `go` whose bestmove is then played; without limits, those of the last
     /// `go` or `play`.
     Play(Option<Limits>),
-    Analyze(Limits),
+    /// `analyze [depth N | time MS]`: every legal move scored; without limits, at the level.
+    Analyze(Option<Limits>),
     Stop,
     IsReady,
     Ping(u64),
@@ -59,8 +60,8 @@ pub enum Command {
     Help(Option<&'static str>),
     /// `mode black|white|both|neither`: the sides ebony plays by itself.
     Mode(Sides),
-    /// `hint [N]`: the N best moves, scored.
-    Hint(usize),
+    /// `hint [N] [depth D | time MS]`: the N best moves, scored; without limits, at the level.
+    Hint(usize, Option<Limits>),
     /// `redo [N]`: plays again the last N moves taken back by `undo`.
     Redo(u32),
     /// `level N | time MS`: how ebony thinks on its moves (and `play` without limits).
@@ -133,7 +134,7 @@ impl Command {
             Command::Learn(_) => "learn",
             Command::Help(_) => "help",
             Command::Mode(_) => "mode",
-            Command::Hint(_) => "hint",
+            Command::Hint(..) => "hint",
             Command::Redo(_) => "redo",
             Command::Level(_) => "level",
             Command::Verbose(_) => "verbose",
@@ -308,8 +309,8 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "analyze",
         aliases: &[],
-        args: "depth N | time MS",
-        help: "score every legal move, best first: one analysis line each, then analysis end",
+        args: "[depth N | time MS]",
+        help: "score every legal move, best first: one analysis line each, then analysis end; without limits, as the level (level, 1 s by default) says",
         brief: "score every legal move, best first",
         during_search: false,
         parse: analyze,
@@ -317,8 +318,8 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "hint",
         aliases: &[],
-        args: "[N]",
-        help: "score the legal moves as analyze (at the level's depth, or for its time) and print the N best (default 3), one hint line each",
+        args: "[N] [depth D | time MS]",
+        help: "score the legal moves as analyze and print the N best (default 3), one hint line each; without limits, as the level (level, 1 s by default) says",
         brief: "show the N best moves (3 by default) with their scores",
         during_search: false,
         parse: hint,
@@ -682,10 +683,13 @@ fn redo(i: &str) -> PResult<'_, Command> {
 }
 
 fn hint(i: &str) -> PResult<'_, Command> {
+    let starts_with_number = first_token(i).is_some_and(|word| word.starts_with(|c: char| c.is_ascii_digit()));
+    let (i, count) = if starts_with_number { number("the number of moves", 1, 64)(i)? } else { (i, DEFAULT_HINTS) };
     if i.trim().is_empty() {
-        return Ok((i, Command::Hint(DEFAULT_HINTS)));
+        return Ok((i, Command::Hint(count, None)));
     }
-    map(number("the number of moves", 1, 64), Command::Hint)(i)
+    let what = if starts_with_number { "depth N or time MS" } else { "N, depth N or time MS" };
+    map(expect(what, analysis_limits), move |limits| Command::Hint(count, Some(limits)))(i)
 }
 
 fn mode(i: &str) -> PResult<'_, Command> {
@@ -803,10 +807,17 @@ fn play(i: &str) -> PResult<'_, Command> {
     map(limits, |l| Command::Play(Some(l)))(i)
 }
 
-fn analyze(i: &str) -> PResult<'_, Command> {
-    // Depth 2 at least: a move and one ply after it.
+/// The limits of `analyze` and `hint`: depth 2 at least (a move and one ply after it), or a time.
+fn analysis_limits(i: &str) -> PResult<'_, Limits> {
     let depth = preceded(keyword("depth"), cut(map(number("depth", 2, MAX_DEPTH), Limits::Depth)));
-    map(expect("depth N or time MS", alt((depth, time_limit))), Command::Analyze)(i)
+    alt((depth, time_limit))(i)
+}
+
+fn analyze(i: &str) -> PResult<'_, Command> {
+    if i.trim().is_empty() {
+        return Ok((i, Command::Analyze(None)));
+    }
+    map(expect("depth N or time MS", analysis_limits), |limits| Command::Analyze(Some(limits)))(i)
 }
 
 /// The rest of the line, trimmed, as a file name (it may hold spaces).
@@ -955,11 +966,21 @@ mod tests {
         assert_eq!(ok("play depth 4"), Command::Play(Some(Limits::Depth(4))));
         assert_eq!(err("play depth"), "play: expected depth, found end of line");
         assert_eq!(err("play deep"), "play: expected depth N, time MS, nodes N, infinite or clock MS, found 'deep'");
-        assert_eq!(ok("analyze time 500"), Command::Analyze(Limits::MoveTime(Duration::from_millis(500))));
-        assert_eq!(ok("ANALYZE depth 3"), Command::Analyze(Limits::Depth(3)));
+        assert_eq!(ok("analyze time 500"), Command::Analyze(Some(Limits::MoveTime(Duration::from_millis(500)))));
+        assert_eq!(ok("ANALYZE depth 3"), Command::Analyze(Some(Limits::Depth(3))));
+        assert_eq!(ok("analyze"), Command::Analyze(None));
         assert_eq!(err("analyze depth 1"), "analyze: depth 1 out of range 2 to 60");
         assert_eq!(err("analyze nodes 5"), "analyze: expected depth N or time MS, found 'nodes'");
-        assert_eq!(err("analyze"), "analyze: expected depth N or time MS, found end of line");
+        assert_eq!(ok("hint"), Command::Hint(DEFAULT_HINTS, None));
+        assert_eq!(ok("hint 1"), Command::Hint(1, None));
+        assert_eq!(ok("hint 2 depth 6"), Command::Hint(2, Some(Limits::Depth(6))));
+        assert_eq!(
+            ok("hint time 300"),
+            Command::Hint(DEFAULT_HINTS, Some(Limits::MoveTime(Duration::from_millis(300))))
+        );
+        assert_eq!(err("hint 0"), "hint: the number of moves 0 out of range 1 to 64");
+        assert_eq!(err("hint deep"), "hint: expected N, depth N or time MS, found 'deep'");
+        assert_eq!(err("hint 2 nodes 5"), "hint: expected depth N or time MS, found 'nodes'");
         assert_eq!(ok("load  my games/Game 1.ggf "), Command::Load("my games/Game 1.ggf".into()));
         assert_eq!(err("load"), "load: expected a file name, found end of line");
         assert_eq!(ok("save ggf"), Command::Save(Format::Ggf, None));

@@ -1,9 +1,9 @@
 //! Every decision about who reads the native protocol's output, in one place: a script or GUI on a
 //! pipe gets each protocol line as protocol.md says; a person at a terminal (standard input is a
-//! terminal) gets the board after each command that moved, a search as one line that updates, and
-//! one short error for an escape sequence (an arrow key). `verbose` sets how much of a search either
-//! one sees. The text of the terminal's own lines is rendered here too, and the 80 columns that
-//! `help` fits in for both.
+//! terminal) gets the board after each command that moved, a search as one line that updates, a
+//! prompt, and one short error for an escape sequence (an arrow key). `verbose` sets how much of a
+//! search either one sees. The text of the terminal's own lines is rendered here too, and the 80
+//! columns that `help` fits in for both.
 
 use crate::protocol::parser::Verbosity;
 use crate::rules::board::{Color, Move, Position};
@@ -145,6 +145,16 @@ pub fn board_lines(position: &Position, last: Option<Move>) -> Vec<String> {
     };
     lines.push(format!("black X {black} white O {white}, {status}"));
     lines
+}
+
+/// The prompt before a line a person types: whose move it is and who is to play it (`black to move
+/// (you) > `); `ebony` when the side to move is ebony's, waiting after a `stop` for `play`.
+pub fn prompt(position: &Position, ebony: bool) -> String {
+    if position.board.is_game_over() {
+        return "game over (new, undo) > ".to_string();
+    }
+    let who = if ebony { "ebony's, type play" } else { "you" };
+    format!("{} to move ({who}) > ", position.side)
 }
 
 /// Rewrites the character of `sq` in a `diagram`: row 1 + rank, column 2 + 2 * file.
