@@ -65,7 +65,7 @@ impl<R: Read> Read for Watched<R> {
 /// Whether a line typed at the terminal may be on its way to the channel: complete in the system's
 /// buffer (Enter pressed, the cursor already moved down) or read and not yet sent. Looked at before
 /// the channel, so that a line is seen in one place or the other, except in the instant between the
-/// system's copy and [`IN_HAND`] being set.
+/// system's copy and `IN_HAND` being set.
 pub fn line_on_its_way() -> bool {
     IN_HAND.load(Ordering::SeqCst) || os::line_waiting()
 }
