@@ -107,7 +107,8 @@ class ShortSoak(unittest.TestCase):
         self.assertEqual([int(n) for n in per.groups()], [14, 8, 14])
         for proto in ("native", "nboard", "gtp"):
             line = re.search(rf"^{proto}: (\d+) processes, (\d+) samples; memory first .* MB, last .* MB, "
-                             rf"max .* MB; fds first \d+, last \d+, max \d+$", text, re.M)
+                             rf"max .* MB, largest growth (?:[+-]\d+\.\d MB|not judged); "
+                             rf"fds first \d+, last \d+, max \d+$", text, re.M)
             self.assertIsNotNone(line, f"{proto}:\n{text}")
             self.assertGreater(int(line.group(2)), 0)
         # a second run into the same directory is refused rather than mixed with the first
