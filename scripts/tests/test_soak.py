@@ -5,6 +5,7 @@ import importlib.machinery
 import importlib.util
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -114,6 +115,23 @@ class ShortSoak(unittest.TestCase):
         # a second run into the same directory is refused rather than mixed with the first
         self.assertEqual(again.returncode, 2)
         self.assertIn("holds an earlier run", again.stderr)
+
+    def test_an_engine_that_dies_fails_the_soak(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            # every process is killed a second after it starts: its games are lost by crash
+            wrapper = os.path.join(tmp, "dying-ebony")
+            with open(wrapper, "w", encoding="utf-8") as f:
+                f.write(f'#!/bin/sh\nexec timeout 1 {shlex.quote(EBONY)} "$@"\n')
+            os.chmod(wrapper, 0o755)
+            run = subprocess.run([sys.executable, SOAK, "--games", "20", "--out", os.path.join(tmp, "soak"),
+                                  "--ebony", wrapper, "--depth", "1", "--tc", "1+0.02", "--movetime", "5",
+                                  "--hash", "8", "--interval", "0.1"], capture_output=True, text=True, timeout=300)
+        text = run.stdout
+        self.assertEqual(run.returncode, 1, text + run.stderr)
+        self.assertTrue(text.rstrip().endswith("soak: failed"), text)
+        self.assertRegex(text, r"\nFAIL forfeit: game \d+ \(\S+ against \S+\): (black|white) lost by crash: ")
+        # the wrapper's children are not the command line the soak looks for: it says so
+        self.assertIn("FAIL no gtp engine process was sampled", text)
 
 
 if __name__ == "__main__":
