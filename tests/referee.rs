@@ -1,7 +1,7 @@
 //! Runs the referee's Python test suite (scripts/tests: rules, statistics, adjudication against a broken
 //! engine, resume, shards, SPRT, tournaments and their ratings, and short matches and a tournament of the
-//! real `ebony` binary, and against gtp-rhino when it is installed) as part of `cargo test`, so CI covers
-//! the referee. Fails when python3 is missing.
+//! real `ebony` binary, and against gtp-rhino when it is installed, and a short `scripts/soak`) as part of
+//! `cargo test`, so CI covers the referee. Fails when python3 is missing.
 
 use std::path::Path;
 use std::process::Command;
